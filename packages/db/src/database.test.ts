@@ -1,0 +1,73 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DatabaseStartupError, openDatabase } from "./database.ts";
+import { applyMigrations, pendingMigrations, readMigrations } from "./migrate.ts";
+import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+
+describe("database", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it("applies every committed migration at open and records it for prisma migrate status", async () => {
+    await expect(db.checkReady()).resolves.toBeUndefined();
+    const rows = await db.withExecutor((e) =>
+      e.query<{ migration_name: string }>('SELECT migration_name FROM "_prisma_migrations"'),
+    );
+    expect(rows.map((r) => r.migration_name)).toEqual(readMigrations().map((m) => m.name));
+  });
+
+  it("applies nothing twice", async () => {
+    expect(await db.withExecutor((e) => applyMigrations(e))).toEqual([]);
+  });
+
+  it("refuses to start when an applied migration was edited", async () => {
+    const edited = readMigrations().map((m, i) =>
+      i === 0 ? { ...m, checksum: "0".repeat(64) } : m,
+    );
+    await expect(db.withExecutor((e) => applyMigrations(e, edited))).rejects.toThrow(
+      /changed after it was applied/,
+    );
+  });
+
+  it("reports a migration that is not applied as pending", async () => {
+    const extra = { name: "99999999999999_later", sql: "SELECT 1", checksum: "x" };
+    const pending = await db.withExecutor((e) =>
+      pendingMigrations(e, [...readMigrations(), extra]),
+    );
+    expect(pending).toEqual(["99999999999999_later"]);
+  });
+
+  it("turns a unique violation into Prisma's P2002", async () => {
+    await db.prisma.user.create({ data: { username: "dup", passwordHash: "x" } });
+    await expect(
+      db.prisma.user.create({ data: { username: "dup", passwordHash: "x" } }),
+    ).rejects.toMatchObject({ code: "P2002" });
+  });
+});
+
+describe("opening the database", () => {
+  it("names the server when PostgreSQL is unreachable", async () => {
+    await expect(
+      openDatabase({ kind: "postgres", url: "postgresql://nobody@127.0.0.1:1/none" }),
+    ).rejects.toThrow(DatabaseStartupError);
+    await expect(
+      openDatabase({ kind: "postgres", url: "postgresql://nobody@127.0.0.1:1/none" }),
+    ).rejects.toThrow(/Could not connect to PostgreSQL at 127.0.0.1:1\/none/);
+  });
+
+  it("keeps a second process off an embedded data directory in use", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "hl-data-"));
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(path.join(dataDir, "hyperlens.pid"), String(process.ppid));
+    await expect(openDatabase({ kind: "pglite", dataDir })).rejects.toThrow(
+      /Another Hyperlens process \(pid \d+\) is using the data directory/,
+    );
+  });
+});

@@ -1,0 +1,166 @@
+// Opens the one database Hyperlens uses: embedded PGlite in a data directory by default, or a
+// PostgreSQL server when a URL is given. Both speak the same SQL and run the same migrations.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { acquireDataDirLock } from "./data-dir-lock.ts";
+import { PrismaClient } from "./generated/prisma/client.ts";
+import { applyMigrations, pendingMigrations, type SqlExecutor } from "./migrate.ts";
+import { patchPgliteErrorMapping } from "./pglite-error-map.ts";
+
+export type DatabaseTarget =
+  | { kind: "pglite" /** a directory, or "memory://" */; dataDir: string }
+  | { kind: "postgres"; url: string };
+
+/** An open database: the Prisma client plus raw SQL for bulk writes, readiness and shutdown. */
+export interface Database {
+  prisma: PrismaClient;
+  kind: DatabaseTarget["kind"];
+  /** Runs a raw SQL script on one connection (migrations, tests). */
+  withExecutor<T>(fn: (executor: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Throws when the database does not answer or migrations are pending. */
+  checkReady(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A start-up failure with a message an administrator can act on (no stack needed). */
+export class DatabaseStartupError extends Error {
+  override name = "DatabaseStartupError";
+}
+
+function pgliteExecutor(client: PGlite): SqlExecutor {
+  return {
+    exec: async (sql) => {
+      await client.exec(sql);
+    },
+    query: async <T>(sql: string, params?: unknown[]) =>
+      (await client.query<T>(sql, params as unknown[])).rows,
+  };
+}
+
+function pgExecutor(client: pg.PoolClient): SqlExecutor {
+  return {
+    exec: async (sql) => {
+      await client.query(sql);
+    },
+    query: async <T>(sql: string, params?: unknown[]) =>
+      (await client.query(sql, params)).rows as T[],
+  };
+}
+
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return "the configured address";
+  }
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const inMemory = dataDir.startsWith("memory://");
+  let releaseLock = () => {};
+  try {
+    if (!inMemory) releaseLock = acquireDataDirLock(dataDir);
+  } catch (error) {
+    throw new DatabaseStartupError((error as Error).message);
+  }
+  const dir = inMemory ? dataDir : path.join(dataDir, "pgdata");
+  if (!inMemory) mkdirSync(dir, { recursive: true });
+  let client: PGlite;
+  try {
+    client = new PGlite(dir);
+    await client.waitReady;
+  } catch (error) {
+    releaseLock();
+    throw new DatabaseStartupError(
+      `Could not open the embedded database in ${dir}: ${(error as Error).message}`,
+    );
+  }
+  const executor = pgliteExecutor(client);
+  let queue = Promise.resolve();
+  const factory = new PrismaPGlite(client);
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    patchPgliteErrorMapping(adapter);
+    return adapter;
+  };
+  const prisma = new PrismaClient({ adapter: factory });
+  return {
+    prisma,
+    kind: "pglite",
+    // PGlite is one connection: serialize raw scripts so transactions never interleave.
+    withExecutor: <T>(fn: (e: SqlExecutor) => Promise<T>) => {
+      const run = queue.then(() => fn(executor));
+      queue = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      return run;
+    },
+    checkReady: async () => {
+      const pending = await pendingMigrations(executor);
+      if (pending.length) throw new Error(`${pending.length} migration(s) not applied`);
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // An idle client that loses its server must not crash the process.
+  pool.on("error", () => {});
+  const withExecutor = async <T>(fn: (e: SqlExecutor) => Promise<T>) => {
+    const client = await pool.connect();
+    try {
+      return await fn(pgExecutor(client));
+    } finally {
+      client.release();
+    }
+  };
+  try {
+    await withExecutor((e) => e.query("SELECT 1"));
+  } catch (error) {
+    await pool.end();
+    throw new DatabaseStartupError(
+      `Could not connect to PostgreSQL at ${describeUrl(url)}: ${(error as Error).message}`,
+    );
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    kind: "postgres",
+    withExecutor,
+    checkReady: async () => {
+      const pending = await withExecutor((e) => pendingMigrations(e));
+      if (pending.length) throw new Error(`${pending.length} migration(s) not applied`);
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+/** Opens the database and applies pending migrations before anything else uses it. */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  const db =
+    target.kind === "pglite" ? await openPglite(target.dataDir) : await openPostgres(target.url);
+  try {
+    await db.withExecutor((executor) => applyMigrations(executor));
+  } catch (error) {
+    await db.close();
+    throw new DatabaseStartupError(
+      `Could not apply database migrations: ${(error as Error).message}`,
+    );
+  }
+  return db;
+}

@@ -1,0 +1,10 @@
+export {
+  type Database,
+  DatabaseStartupError,
+  type DatabaseTarget,
+  openDatabase,
+} from "./database.ts";
+export * from "./generated/prisma/client.ts";
+export { applyMigrations, pendingMigrations, readMigrations, type SqlExecutor } from "./migrate.ts";
+export * from "./secrets.ts";
+export { createTestDatabase, type TestDatabase } from "./test-database.ts";

@@ -1,0 +1,52 @@
+// A throw-away database per test file: PGlite in memory by default, or — when DATABASE_URL is
+// set — a fresh database on that PostgreSQL server, dropped again at the end.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Database, openDatabase } from "./database.ts";
+
+/** A migrated, empty database for one test file, and how to throw it away. */
+export interface TestDatabase extends Database {
+  /** The URL tests can hand to a child process (postgres only). */
+  url?: string;
+  /** What the database was opened with, to reopen it (restart tests). */
+  target: Parameters<typeof openDatabase>[0];
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Opens a new empty database for a test; call `close()` in afterAll. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const target = { kind: "pglite", dataDir: "memory://" } as const;
+    return { ...(await openDatabase(target)), target };
+  }
+  const name = `hyperlens_test_${randomBytes(6).toString("hex")}`;
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  const url = withDatabase(serverUrl, name);
+  const target = { kind: "postgres", url } as const;
+  const db = await openDatabase(target);
+  return {
+    ...db,
+    url,
+    target,
+    close: async () => {
+      await db.close();
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
