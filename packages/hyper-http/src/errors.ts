@@ -1,0 +1,87 @@
+/** Which hypervisor kind a client talks to; used in every message so an administrator knows which server failed. */
+export type SourceName = "Proxmox" | "Cloud Director" | "vCenter";
+
+/**
+ * What went wrong, as a value the UI and the sync engine can branch on.
+ * - `unreachable`: DNS, connection refused, timeout, reset — the server could not be talked to.
+ * - `tls`: the certificate was not accepted (self-signed, expired, wrong host name) or the port does not speak TLS.
+ * - `auth`: the server did not accept the credentials (HTTP 401).
+ * - `permission`: logged in, but not allowed to read this (HTTP 403).
+ * - `not_found`: the path or object does not exist on this server or version (HTTP 404, 501).
+ * - `transient`: the server kept failing (5xx, Proxmox 595) after the bounded retries.
+ * - `malformed`: the answer could not be used (not JSON, too large, wrong shape, other 4xx).
+ * - `config`: the request was refused before sending (not https, a write, a redirect to follow by hand).
+ */
+export type ErrorClass =
+  | "unreachable"
+  | "tls"
+  | "auth"
+  | "permission"
+  | "not_found"
+  | "transient"
+  | "malformed"
+  | "config";
+
+/** Everything a {@link HyperError} carries besides its message. */
+export interface HyperErrorDetails {
+  errorClass: ErrorClass;
+  source: SourceName;
+  /** HTTP status when the server answered. */
+  status?: number;
+  /** The server's own error text (JSON `message` or the status line reason), trimmed. */
+  serverMessage?: string;
+  /** For `tls`: why the certificate was refused, e.g. "the certificate is self-signed". */
+  tlsReason?: string;
+  /** What the administrator can do about it. */
+  hint?: string;
+  method?: string;
+  /** Request path with query-string secrets masked. */
+  path?: string;
+  /** How many attempts were made before giving up. */
+  attempts?: number;
+  /** Low-level error code (ECONNREFUSED, CERT_HAS_EXPIRED, …) when there was one. */
+  code?: string;
+  cause?: unknown;
+}
+
+/**
+ * The one error type the hypervisor door produces. `message` is written for a person and names
+ * the source; it never contains a credential.
+ */
+export class HyperError extends Error {
+  override readonly name = "HyperError";
+  readonly errorClass: ErrorClass;
+  readonly source: SourceName;
+  readonly status: number | undefined;
+  readonly serverMessage: string | undefined;
+  readonly tlsReason: string | undefined;
+  readonly hint: string | undefined;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  readonly attempts: number | undefined;
+  readonly code: string | undefined;
+
+  constructor(message: string, details: HyperErrorDetails) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.errorClass = details.errorClass;
+    this.source = details.source;
+    this.status = details.status;
+    this.serverMessage = details.serverMessage;
+    this.tlsReason = details.tlsReason;
+    this.hint = details.hint;
+    this.method = details.method;
+    this.path = details.path;
+    this.attempts = details.attempts;
+    this.code = details.code;
+  }
+}
+
+/** Narrowing guard for {@link HyperError}, safe across package copies (checks the shape, not the prototype). */
+export function isHyperError(value: unknown): value is HyperError {
+  return (
+    value instanceof HyperError ||
+    (value instanceof Error &&
+      value.name === "HyperError" &&
+      typeof (value as { errorClass?: unknown }).errorClass === "string")
+  );
+}

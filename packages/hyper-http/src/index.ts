@@ -1,0 +1,26 @@
+/**
+ * @hyperlens/hyper-http — the one door to hypervisors (SPEC §2). Every call to Proxmox, Cloud
+ * Director or vCenter goes through {@link createHyperClient}.
+ */
+export {
+  createHyperClient,
+  type HyperClient,
+  type HyperClientOptions,
+  type HyperRequest,
+  type HyperResponse,
+  type TimeoutOptions,
+} from "./client.ts";
+export {
+  type ErrorClass,
+  HyperError,
+  type HyperErrorDetails,
+  isHyperError,
+  type SourceName,
+} from "./errors.ts";
+export { checkHttpsUrl } from "./https-only.ts";
+export type { CallLabels, HyperLogger, HyperMetrics } from "./observability.ts";
+export { redactPath } from "./redact.ts";
+export type { RetryOptions } from "./retry-policy.ts";
+export { createSemaphore, globalSemaphore, type Semaphore } from "./semaphore.ts";
+export { checkCaPem } from "./tls-agent.ts";
+export type { AllowedWrite, RequestPurpose } from "./write-guard.ts";

@@ -1,0 +1,33 @@
+/**
+ * Where call log lines go. Structural so pino, console or a test array all fit. Objects only, never
+ * pre-formatted strings, and never a credential.
+ */
+export interface HyperLogger {
+  info(entry: Record<string, unknown>): void;
+  warn(entry: Record<string, unknown>): void;
+}
+
+/** Labels attached to every call metric. */
+export interface CallLabels {
+  source: string;
+  connectionId: string;
+  method: string;
+  /** HTTP status as a string, or the error class when there was no answer. */
+  outcome: string;
+}
+
+/**
+ * Metric hooks, so hyper-http needs no metrics library. `count` is a counter
+ * (`hyper_http_requests_total`, one per attempt); `observe` a histogram
+ * (`hyper_http_request_duration_seconds`).
+ */
+export interface HyperMetrics {
+  count(name: "hyper_http_requests_total", labels: CallLabels): void;
+  observe(name: "hyper_http_request_duration_seconds", seconds: number, labels: CallLabels): void;
+}
+
+/** A logger that drops everything. */
+export const silentLogger: HyperLogger = { info() {}, warn() {} };
+
+/** Metrics hooks that record nothing. */
+export const noMetrics: HyperMetrics = { count() {}, observe() {} };

@@ -1,0 +1,47 @@
+import { X509Certificate } from "node:crypto";
+import { rootCertificates } from "node:tls";
+import { Agent } from "undici";
+
+/** TLS and socket settings of one connection's agent. */
+export interface TlsAgentOptions {
+  verifyTls: boolean;
+  /** The connection's own CA certificate(s), PEM; trusted in addition to the bundled public CAs. */
+  caPem?: string | null | undefined;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+}
+
+/**
+ * Builds the undici Agent for one connection. Each connection gets its own Agent, so turning
+ * verification off for one never loosens another. Note that passing `ca` replaces Node's default
+ * list, which is why the bundled roots are spread in (NODE_EXTRA_CA_CERTS is not added then).
+ */
+export function createTlsAgent(options: TlsAgentOptions): Agent {
+  const timeout = options.connectTimeoutMs;
+  // TRAP: SPEC §2 — verification off is per connection: a shared/global agent would loosen them all.
+  const connect = options.verifyTls
+    ? {
+        rejectUnauthorized: true,
+        timeout,
+        ...(options.caPem ? { ca: [...rootCertificates, options.caPem] } : {}),
+      }
+    : { rejectUnauthorized: false, timeout };
+  return new Agent({
+    connect,
+    headersTimeout: options.headersTimeoutMs,
+    bodyTimeout: options.bodyTimeoutMs,
+  });
+}
+
+/** Returns `null` if `pem` holds at least one parseable certificate, else a message for the person. */
+export function checkCaPem(pem: string): string | null {
+  const first = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(pem);
+  if (!first) return "The CA certificate of this connection is not a PEM certificate";
+  try {
+    new X509Certificate(first[0]);
+    return null;
+  } catch {
+    return "The CA certificate of this connection could not be read (damaged PEM)";
+  }
+}
