@@ -1,0 +1,115 @@
+// Configuration from the environment, validated once at start-up. Every problem is listed in one
+// message; secret values are checked for shape and never echoed.
+import path from "node:path";
+import { z } from "zod";
+
+const port = z.coerce
+  .number({ error: "must be a number" })
+  .int("must be a whole number")
+  .min(0, "must be between 0 and 65535")
+  .max(65535, "must be between 0 and 65535");
+
+const minutes = (fallback: number) =>
+  z.coerce
+    .number({ error: "must be a number of minutes" })
+    .int()
+    .positive("must be positive")
+    .default(fallback);
+
+const postgresUrl = z
+  .string()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (
+        (url.protocol === "postgresql:" || url.protocol === "postgres:") && url.hostname !== ""
+      );
+    } catch {
+      return false;
+    }
+  }, "must be a URL like postgresql://user@host:5432/database")
+  .optional();
+
+const redisUrl = z
+  .string()
+  .refine((value) => {
+    try {
+      return ["redis:", "rediss:"].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, "must be a URL like redis://host:6379")
+  .optional();
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: port.default(4000),
+  HOST: z.string().min(1).default("localhost"),
+  DATABASE_URL: postgresUrl,
+  REDIS_URL: redisUrl,
+  HYPERLENS_DATA_DIR: z.string().min(1).default("./data"),
+  HYPERLENS_SECRET_KEY: z.string().optional(),
+  HYPERLENS_SECRET_KEY_PREVIOUS: z.string().optional(),
+  HYPERLENS_SESSION_IDLE_MINUTES: minutes(8 * 60),
+  HYPERLENS_SESSION_MAX_MINUTES: minutes(7 * 24 * 60),
+  HYPERLENS_ALLOWED_ORIGINS: z.string().optional(),
+  HYPERLENS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+/** The validated configuration every part of the server reads. */
+export interface Config {
+  isProduction: boolean;
+  port: number;
+  host: string;
+  database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+  redisUrl: string | undefined;
+  dataDir: string;
+  secretKey: string | undefined;
+  previousSecretKeys: string | undefined;
+  sessionIdleMs: number;
+  sessionMaxMs: number;
+  /** Origins allowed to open WebSockets and send credentialed requests besides our own. */
+  allowedOrigins: string[];
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+}
+
+/** A configuration that cannot start the server; the message lists every problem. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Every environment variable the server reads, for docs and the docs-vs-code test. */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
+
+/** Validates the environment; throws one ConfigError naming every wrong variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const blankAsUnset = Object.fromEntries(
+    CONFIG_VARIABLES.map((name) => [name, env[name] === "" ? undefined : env[name]]),
+  );
+  const parsed = schema.safeParse(blankAsUnset);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const c = parsed.data;
+  const dataDir = path.resolve(c.HYPERLENS_DATA_DIR);
+  return {
+    isProduction: c.NODE_ENV === "production",
+    port: c.PORT,
+    host: c.HOST,
+    database: c.DATABASE_URL
+      ? { kind: "postgres", url: c.DATABASE_URL }
+      : { kind: "pglite", dataDir },
+    redisUrl: c.REDIS_URL,
+    dataDir,
+    secretKey: c.HYPERLENS_SECRET_KEY,
+    previousSecretKeys: c.HYPERLENS_SECRET_KEY_PREVIOUS,
+    sessionIdleMs: c.HYPERLENS_SESSION_IDLE_MINUTES * 60_000,
+    sessionMaxMs: c.HYPERLENS_SESSION_MAX_MINUTES * 60_000,
+    allowedOrigins: (c.HYPERLENS_ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    logLevel: c.HYPERLENS_LOG_LEVEL,
+  };
+}

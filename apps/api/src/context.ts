@@ -1,0 +1,25 @@
+import type { Database, PrismaClient, SecretBox } from "@hyperlens/db";
+import type { SessionPolicy } from "./auth/sessions.ts";
+import type { SetupTokens } from "./auth/setup-token.ts";
+import type { Viewer } from "./auth/viewer.ts";
+import type { Logger } from "./logger.ts";
+
+/** Long-lived dependencies of the server, built once at start-up. */
+export interface AppServices {
+  db: Database;
+  prisma: PrismaClient;
+  secrets: SecretBox;
+  logger: Logger;
+  sessionPolicy: SessionPolicy;
+  setupTokens: SetupTokens;
+}
+
+/** Per-request GraphQL context. */
+export interface Context extends AppServices {
+  viewer: Viewer | null;
+  /** The client's address, for sign-in rate limits. */
+  clientAddress: string | undefined;
+  /** Set-Cookie values the response must carry (sign-in, sign-out). */
+  responseCookies: string[];
+  requestId: string;
+}

@@ -1,0 +1,75 @@
+// The HTTP server: GraphQL (HTTP, SSE, WebSocket) on /graphql, health and readiness probes, and
+// a request-body cap applied before anything reads the body.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Config } from "../config.ts";
+import type { AppServices } from "../context.ts";
+import { REQUEST_LIMITS } from "./limits.ts";
+import { attachWebSocket } from "./websocket.ts";
+import { createGraphqlHandler } from "./yoga.ts";
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
+  res.end(JSON.stringify(body));
+}
+
+/** Refuses bodies over the cap, and bodies of unknown length, before they are read. */
+function bodyProblem(req: IncomingMessage): { status: number; message: string } | undefined {
+  if (req.method !== "POST") return undefined;
+  const length = req.headers["content-length"];
+  if (length === undefined) return { status: 411, message: "A Content-Length header is required." };
+  if (Number(length) > REQUEST_LIMITS.maxBodyBytes) {
+    return {
+      status: 413,
+      message: `The request body is larger than ${REQUEST_LIMITS.maxBodyBytes} bytes.`,
+    };
+  }
+  return undefined;
+}
+
+/** A started server and how to stop it. */
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Creates the HTTP server for the given services and starts listening. */
+export async function startServer(services: AppServices, config: Config): Promise<RunningServer> {
+  const yoga = createGraphqlHandler(services, config);
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
+    if (path === "/readyz") {
+      try {
+        await services.db.checkReady();
+        return sendJson(res, 200, { status: "ready" });
+      } catch (error) {
+        services.logger.warn({ err: error }, "Readiness check failed");
+        return sendJson(res, 503, { status: "unavailable", reason: "database" });
+      }
+    }
+    if (path === yoga.graphqlEndpoint) {
+      const problem = bodyProblem(req);
+      if (problem) return sendJson(res, problem.status, { errors: [{ message: problem.message }] });
+      return yoga(req, res);
+    }
+    sendJson(res, 404, { error: "Not found" });
+  });
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  const websocket = attachWebSocket(server, yoga, services, config.allowedOrigins);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  return {
+    url: `http://${host === "0.0.0.0" || host === "[::]" ? "localhost" : host}:${port}`,
+    close: async () => {
+      await websocket.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

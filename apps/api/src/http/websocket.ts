@@ -1,0 +1,100 @@
+// GraphQL over WebSocket (graphql-ws) on the same path as HTTP. The upgrade is not covered by
+// CSRF prevention, so the Origin is checked here, and credentials are checked at connect.
+
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, Server } from "node:http";
+import type { ExecutionArgs } from "graphql";
+import type { ServerOptions } from "graphql-ws";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
+import { authenticate } from "../auth/authenticate.ts";
+import type { Viewer } from "../auth/viewer.ts";
+import type { AppServices, Context } from "../context.ts";
+import type { createGraphqlHandler } from "./yoga.ts";
+
+const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** True when a browser's Origin is our own host or one the operator allowed. */
+export function isAllowedOrigin(req: IncomingMessage, allowedOrigins: readonly string[]): boolean {
+  const origin = req.headers.origin;
+  // Non-browser clients send no Origin; they still need credentials.
+  if (!origin) return true;
+  if (allowedOrigins.includes(origin)) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+type SocketExtra = {
+  request: IncomingMessage;
+  viewer?: Viewer | null;
+};
+
+type Run = NonNullable<ServerOptions["execute"]>;
+type EnvelopedArgs = ExecutionArgs & { rootValue: { execute: Run; subscribe: Run } };
+
+/** Attaches graphql-ws to the HTTP server. */
+export function attachWebSocket(
+  server: Server,
+  yoga: ReturnType<typeof createGraphqlHandler>,
+  services: AppServices,
+  allowedOrigins: readonly string[],
+) {
+  const wss = new WebSocketServer({
+    server,
+    path: yoga.graphqlEndpoint,
+    maxPayload: MAX_MESSAGE_BYTES,
+    verifyClient: ({ req }: { req: IncomingMessage }) => isAllowedOrigin(req, allowedOrigins),
+  });
+  const disposable = useServer<Record<string, unknown> | undefined, SocketExtra>(
+    {
+      execute: (args) => (args as EnvelopedArgs).rootValue.execute(args),
+      subscribe: (args) => (args as EnvelopedArgs).rootValue.subscribe(args),
+      onConnect: async (ctx) => {
+        const authorization = ctx.connectionParams?.authorization;
+        ctx.extra.viewer = await authenticate(
+          services.prisma,
+          {
+            authorization: typeof authorization === "string" ? authorization : null,
+            cookie: ctx.extra.request.headers.cookie ?? null,
+          },
+          services.sessionPolicy,
+        );
+        return true;
+      },
+      onSubscribe: async (ctx, _id, params) => {
+        const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          params,
+        });
+        const contextValue: Context = {
+          ...services,
+          viewer: ctx.extra.viewer ?? null,
+          clientAddress: ctx.extra.request.socket.remoteAddress,
+          responseCookies: [],
+          requestId: randomUUID(),
+        };
+        const args = {
+          schema,
+          operationName: params.operationName,
+          document: parse(params.query),
+          variableValues: params.variables,
+          contextValue,
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        return errors.length ? errors : args;
+      },
+    },
+    wss,
+  );
+  return {
+    close: async () => {
+      await disposable.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

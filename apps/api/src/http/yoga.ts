@@ -1,0 +1,88 @@
+// The GraphQL endpoint: Yoga with safe defaults, query limits, masked errors and sign-in cookies.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { costLimitPlugin } from "@escape.tech/graphql-armor-cost-limit";
+import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
+import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
+import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
+import { ERROR_CODES } from "@hyperlens/shared";
+import { GraphQLError } from "graphql";
+import { createYoga, type Plugin, useExecutionCancellation } from "graphql-yoga";
+import { authenticate } from "../auth/authenticate.ts";
+import type { Config } from "../config.ts";
+import type { AppServices, Context } from "../context.ts";
+import { schema } from "../schema/index.ts";
+import { REQUEST_LIMITS } from "./limits.ts";
+
+/** What the Node adapter passes along with each request. */
+export interface ServerContext {
+  req?: IncomingMessage;
+}
+
+/** Carries Set-Cookie values from a resolver to the HTTP response. */
+function useResponseCookies(cookiesOf: WeakMap<Request, string[]>): Plugin {
+  return {
+    onResponse: ({ request, response }) => {
+      for (const cookie of cookiesOf.get(request) ?? [])
+        response.headers.append("Set-Cookie", cookie);
+    },
+  };
+}
+
+/** Builds the Yoga instance for the given services. */
+export function createGraphqlHandler(services: AppServices, config: Config) {
+  const cookiesOf = new WeakMap<Request, string[]>();
+  return createYoga<ServerContext, Context>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    graphiql: !config.isProduction,
+    landingPage: !config.isProduction,
+    multipart: false,
+    batching: false,
+    cors: false,
+    logging: false,
+    maskedErrors: {
+      maskError: (error, message) => {
+        // Errors we raised on purpose carry a code and a message for a person; the rest is masked.
+        if (error instanceof GraphQLError) {
+          const original = error.originalError;
+          if (!original || original instanceof GraphQLError) return error;
+        }
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        services.logger.error({ err: original }, "Unexpected error in a GraphQL request");
+        return new GraphQLError(message, {
+          extensions: { code: ERROR_CODES.INTERNAL_SERVER_ERROR },
+        });
+      },
+    },
+    plugins: [
+      useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "content-type"] }),
+      useExecutionCancellation(),
+      maxTokensPlugin({ n: REQUEST_LIMITS.maxTokens }),
+      maxDepthPlugin({ n: REQUEST_LIMITS.maxDepth }),
+      maxAliasesPlugin({ n: REQUEST_LIMITS.maxAliases }),
+      costLimitPlugin({ maxCost: REQUEST_LIMITS.maxCost }),
+      useResponseCookies(cookiesOf),
+    ],
+    context: async ({ request, req }): Promise<Context> => {
+      const responseCookies: string[] = [];
+      cookiesOf.set(request, responseCookies);
+      const viewer = await authenticate(
+        services.prisma,
+        {
+          authorization: request.headers.get("authorization"),
+          cookie: request.headers.get("cookie"),
+        },
+        services.sessionPolicy,
+      );
+      return {
+        ...services,
+        viewer,
+        clientAddress: req?.socket.remoteAddress,
+        responseCookies,
+        requestId: request.headers.get("x-request-id") ?? randomUUID(),
+      };
+    },
+  });
+}

@@ -1,0 +1,49 @@
+// Entry point of the server process.
+import { DatabaseStartupError, SecretKeyFormatError } from "@hyperlens/db";
+import { startApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+
+const STARTUP_ERRORS = [ConfigError, DatabaseStartupError, SecretKeyFormatError];
+
+async function main() {
+  const startedAt = performance.now();
+  const config = loadConfig();
+  const app = await startApp(config);
+  const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+  const storage =
+    config.database.kind === "pglite" ? `embedded database in ${config.dataDir}` : "PostgreSQL";
+  console.log(`\nHyperlens is running at ${app.url} (${storage}, started in ${seconds} s)`);
+  if (app.setupToken) {
+    console.log(
+      [
+        "",
+        "First run: no user exists yet. Create the administrator either",
+        `  in the browser:  ${app.url}/setup  with the one-time setup token  ${app.setupToken}`,
+        "  or from a shell: npm run hyperlens -- user create <name> --admin --password-stdin",
+        "",
+      ].join("\n"),
+    );
+  } else {
+    console.log(`Sign in at ${app.url} with your Hyperlens user.\n`);
+  }
+  let isStopping = false;
+  const stop = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    console.log(`Received ${signal}; shutting down.`);
+    await app.close();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  // Start-up failures a person can fix are printed as a message, not a stack trace.
+  if (STARTUP_ERRORS.some((type) => error instanceof type)) {
+    console.error(`Hyperlens could not start.\n${(error as Error).message}`);
+  } else {
+    console.error("Hyperlens could not start because of an unexpected error:", error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,131 @@
+// API tokens for integrators: create (secret shown once), list, revoke.
+import { ERROR_CODES } from "@hyperlens/shared";
+import { GraphQLError } from "graphql";
+import { createApiToken, TokenCapabilityError } from "../auth/api-tokens.ts";
+import { recordAudit } from "../services/audit.ts";
+import { NotFoundError, ValidationError } from "../services/errors.ts";
+import { builder } from "./builder.ts";
+import { CapabilityEnum } from "./viewer.ts";
+
+const ApiTokenNode = builder.prismaNode("ApiToken", {
+  id: { field: "id" },
+  authScopes: { user: true },
+  description:
+    "A token an integrator sends as `Authorization: Bearer …`. The secret is never stored.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    prefix: t.exposeString("prefix", {
+      description: "The token's first characters, to tell tokens apart.",
+    }),
+    capabilities: t.field({ type: [CapabilityEnum], resolve: (token) => token.capabilities }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    lastUsedAt: t.expose("lastUsedAt", { type: "DateTime", nullable: true }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true }),
+    revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true }),
+    createdBy: t.relation("createdBy"),
+  }),
+});
+
+const CreatedApiToken = builder
+  .objectRef<{ token: string; apiToken: { id: string } }>("CreatedApiToken")
+  .implement({
+    description: "A new token. `token` is shown this once and cannot be read again.",
+    fields: (t) => ({
+      token: t.exposeString("token"),
+      apiToken: t.prismaField({
+        type: "ApiToken",
+        resolve: (query, parent, _args, ctx) =>
+          ctx.prisma.apiToken.findUniqueOrThrow({ ...query, where: { id: parent.apiToken.id } }),
+      }),
+    }),
+  });
+
+builder.queryField("apiTokens", (t) =>
+  t.prismaField({
+    type: ["ApiToken"],
+    authScopes: { user: true },
+    description: "Your API tokens; with MANAGE_USERS, everyone's.",
+    resolve: (query, _root, _args, ctx) =>
+      ctx.prisma.apiToken.findMany({
+        ...query,
+        where: ctx.viewer?.capabilities.has("MANAGE_USERS")
+          ? {}
+          : { createdById: ctx.viewer?.userId },
+        orderBy: { createdAt: "desc" },
+      }),
+  }),
+);
+
+builder.mutationField("createApiToken", (t) =>
+  t.field({
+    type: CreatedApiToken,
+    // Only people create tokens: a token cannot mint more tokens.
+    authScopes: { user: true },
+    errors: { types: [ValidationError] },
+    args: {
+      name: t.arg.string({ required: true }),
+      capabilities: t.arg({ type: [CapabilityEnum], required: true }),
+      expiresAt: t.arg({ type: "DateTime", required: false }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const viewer = ctx.viewer;
+      if (!viewer) throw new Error("unreachable: authScopes require a user");
+      const name = args.name.trim();
+      if (name.length < 1 || name.length > 100)
+        throw new ValidationError("Use 1–100 characters.", "name");
+      if (args.capabilities.length === 0) {
+        throw new ValidationError("Give the token at least one capability.", "capabilities");
+      }
+      if (args.expiresAt && args.expiresAt <= new Date()) {
+        throw new ValidationError("The expiry must be in the future.", "expiresAt");
+      }
+      try {
+        const created = await createApiToken(ctx.prisma, viewer, {
+          name,
+          capabilities: args.capabilities,
+          expiresAt: args.expiresAt ?? null,
+        });
+        await recordAudit(ctx.prisma, viewer, {
+          action: "token.create",
+          targetType: "apiToken",
+          targetId: created.apiToken.id,
+          details: { name, capabilities: args.capabilities },
+        });
+        return created;
+      } catch (error) {
+        if (error instanceof TokenCapabilityError)
+          throw new ValidationError(error.message, "capabilities");
+        throw error;
+      }
+    },
+  }),
+);
+
+builder.mutationField("revokeApiToken", (t) =>
+  t.boolean({
+    authScopes: { user: true },
+    args: { id: t.arg.globalID({ required: true, for: [ApiTokenNode] }) },
+    description: "Revokes a token at once; it can never be used again.",
+    resolve: async (_root, args, ctx) => {
+      const viewer = ctx.viewer;
+      const token = await ctx.prisma.apiToken.findUnique({ where: { id: args.id.id } });
+      const mayRevoke =
+        token && (token.createdById === viewer?.userId || viewer?.capabilities.has("MANAGE_USERS"));
+      if (!token || !mayRevoke) {
+        throw new GraphQLError(new NotFoundError("No such API token.").message, {
+          extensions: { code: ERROR_CODES.NOT_FOUND },
+        });
+      }
+      await ctx.prisma.apiToken.update({
+        where: { id: token.id },
+        data: { revokedAt: token.revokedAt ?? new Date() },
+      });
+      await recordAudit(ctx.prisma, viewer ?? null, {
+        action: "token.revoke",
+        targetType: "apiToken",
+        targetId: token.id,
+      });
+      return true;
+    },
+  }),
+);

@@ -1,0 +1,65 @@
+// The Pothos builder and its plugins; defines no types (those live in one file per domain).
+
+import { type Capability, getDatamodel, type PothosPrismaTypes } from "@hyperlens/db/pothos";
+import { ERROR_CODES } from "@hyperlens/shared";
+import SchemaBuilder from "@pothos/core";
+import ErrorsPlugin from "@pothos/plugin-errors";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import RelayPlugin from "@pothos/plugin-relay";
+import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
+import { GraphQLError } from "graphql";
+import type { Context } from "../context.ts";
+
+type CapabilityScopes = { [K in Capability]: boolean };
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PothosPrismaTypes;
+  AuthScopes: CapabilityScopes & { signedIn: boolean; user: boolean };
+  DefaultFieldNullability: false;
+  Scalars: { DateTime: { Input: Date; Output: Date } };
+}>({
+  defaultFieldNullability: false,
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin],
+  scopeAuth: {
+    authorizeOnSubscribe: true,
+    authScopes: (ctx) => {
+      const has = (capability: Capability) => ctx.viewer?.capabilities.has(capability) ?? false;
+      return {
+        signedIn: ctx.viewer !== null,
+        user: ctx.viewer?.kind === "USER",
+        VIEW_INVENTORY: has("VIEW_INVENTORY"),
+        MANAGE_PROXMOX: has("MANAGE_PROXMOX"),
+        MANAGE_VCD: has("MANAGE_VCD"),
+        MANAGE_VCENTER: has("MANAGE_VCENTER"),
+        MANAGE_USERS: has("MANAGE_USERS"),
+      };
+    },
+    unauthorizedError: (_parent, ctx) =>
+      ctx.viewer
+        ? new GraphQLError("You do not have the capability this field needs.", {
+            extensions: { code: ERROR_CODES.FORBIDDEN },
+          })
+        : new GraphQLError("Sign in or send an API token first.", {
+            extensions: { code: ERROR_CODES.UNAUTHENTICATED },
+          }),
+  },
+  errors: { defaultTypes: [] },
+  relay: { clientMutationId: "omit", cursorType: "String" },
+  prisma: {
+    client: (ctx) => ctx.prisma,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+});
+
+builder.scalarType("DateTime", {
+  description: "An ISO 8601 date-time in UTC.",
+  serialize: (value) => value.toISOString(),
+  parseValue: (value) => {
+    const date = new Date(String(value));
+    if (Number.isNaN(date.getTime())) throw new GraphQLError("Expected an ISO 8601 date-time.");
+    return date;
+  },
+});

@@ -1,0 +1,101 @@
+// Starts a real Hyperlens server on a throw-away database for a test file.
+
+import { createTestDatabase, generateSecretKeyText, loadKeyring, SecretBox } from "@hyperlens/db";
+import type { Capability } from "@hyperlens/shared";
+import { SetupTokens } from "../auth/setup-token.ts";
+import { type Config, loadConfig } from "../config.ts";
+import type { AppServices } from "../context.ts";
+import { startServer } from "../http/server.ts";
+import { createLogger } from "../logger.ts";
+import { createUser } from "../services/users.ts";
+
+export interface GraphqlResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+}
+
+/** A running test server, its services, and helpers to talk to it as a client would. */
+export interface TestApp {
+  url: string;
+  services: AppServices;
+  logLines: string[];
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<GraphqlResponse<T>>;
+  /** Creates a user and returns a Cookie header for a signed-in session. */
+  signedInAs(
+    username: string,
+    options?: { isAdmin?: boolean; capabilities?: Capability[] },
+  ): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const TEST_PASSWORD = "correct horse battery staple";
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const logLines: string[] = [];
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: "test" }),
+    host: "127.0.0.1",
+    port: 0,
+    ...overrides,
+  };
+  const services: AppServices = {
+    db,
+    prisma: db.prisma,
+    secrets: new SecretBox(loadKeyring({ key: generateSecretKeyText(), dataDir: "/nonexistent" })),
+    logger: createLogger("debug", (line) => logLines.push(line)),
+    sessionPolicy: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
+    setupTokens: new SetupTokens(),
+  };
+  const server = await startServer(services, config);
+  const graphql = async <T>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ) => {
+    const res = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ query, variables }),
+    });
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: await res.json(),
+    } as GraphqlResponse<T>;
+  };
+  return {
+    url: server.url,
+    services,
+    logLines,
+    graphql,
+    signedInAs: async (username, options = {}) => {
+      await createUser(
+        db.prisma,
+        {
+          username,
+          password: TEST_PASSWORD,
+          isAdmin: options.isAdmin ?? false,
+          capabilities: options.capabilities ?? ["VIEW_INVENTORY"],
+        },
+        null,
+      );
+      const res = await graphql(
+        "mutation($u: String!, $p: String!) { signIn(username: $u, password: $p) { __typename } }",
+        { u: username, p: TEST_PASSWORD },
+      );
+      const cookie = res.headers.get("set-cookie")?.split(";")[0];
+      if (!cookie) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
+      return cookie;
+    },
+    close: async () => {
+      await server.close();
+      await db.close().catch(() => {});
+    },
+  };
+}
