@@ -213,8 +213,8 @@ describe("response shapes match the fixtures for the same endpoint and version",
       fixtureData("qemu_agent_network/GET.200.linux-pve6.json") as { result: Json[] }
     ).result;
     expectSameShape(body.result[0], recorded[0]);
-    const recordedAddress = (recorded[1]?.["ip-addresses"] as Json[])[0];
-    expectSameShape((body.result[1]?.["ip-addresses"] as Json[])[0], recordedAddress);
+    const recordedAddress = list(recorded[1]?.["ip-addresses"])[0];
+    expectSameShape(list(body.result[1]?.["ip-addresses"])[0], recordedAddress);
     expect(body.result.map((i) => i.name)).toEqual([
       "lo",
       "ens18",
