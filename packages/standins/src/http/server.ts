@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -49,6 +50,8 @@ export async function startStandinServer(options: StandinServerOptions): Promise
   const stats = new StandinStats();
   const workers = new WorkerPool(options.maxWorkers);
   const lifetime = new AbortController();
+  // Every pending delay listens on this signal; hundreds at once are expected under load.
+  setMaxListeners(0, lifetime.signal);
 
   const server = createServer({ key: options.tls.keyPem, cert: options.tls.certPem });
   // Handlers set Date themselves so recorded bytes (Date, Expires) can match a real server.
@@ -105,8 +108,10 @@ export async function startStandinServer(options: StandinServerOptions): Promise
         reply = { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) };
       }
       entry.route = reply.route;
-      send(res, reply, lifetime.signal);
       entry.status = reply.status;
+      // Counted before the bytes leave: a client may see the answer before "close" fires here.
+      finish();
+      send(res, reply, lifetime.signal);
     } finally {
       release();
     }
@@ -159,7 +164,12 @@ function answerFault(
     case "hang":
       return "unanswered";
     case "reset":
-      req.socket.resetAndDestroy();
+      try {
+        req.socket.resetAndDestroy();
+      } catch {
+        // A TLS socket may refuse a TCP reset; destroying it still drops the connection unanswered.
+        req.socket.destroy();
+      }
       return "unanswered";
     case "delay":
     case "truncate":

@@ -137,3 +137,20 @@ describe("the request log", () => {
     expect(s.stats.byRoute["GET /cluster/resources"]).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe("fault switches on Proxmox paths", () => {
+  it("fail the second qemu list with 595 and hang an agent call, relative to /api2/json", async () => {
+    s.faults.fail("/nodes/{node}/qemu", 595, { reason: "No route to host", nth: 2 });
+    expect((await get("/nodes/pve1/qemu")).status).toBe(200);
+    expect((await get("/nodes/pve1/qemu")).status).toBe(595);
+    expect((await get("/nodes/pve1/qemu")).status).toBe(200);
+    s.faults.hang("/nodes/*/qemu/*/agent/**", { times: 1 });
+    const hung = call(`${s.apiUrl}/nodes/pve1/qemu/100/agent/network-get-interfaces`, {
+      ca: s.caPem,
+      headers: { Authorization: s.tokenHeader },
+      timeoutMs: 100,
+    });
+    await expect(hung).rejects.toThrow(/client timeout/);
+    s.faults.clear();
+  });
+});

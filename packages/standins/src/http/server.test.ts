@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { call, header } from "../testing/https-client.ts";
+import { standinTls } from "../tls.ts";
+import { FaultSwitches } from "./faults.ts";
+import type { StandinHandler } from "./reply.ts";
+import { type StandinServer, startStandinServer } from "./server.ts";
+
+const JSON_BODY = JSON.stringify({ data: { hello: "world", list: [1, 2, 3] } });
+const echo: StandinHandler = () => ({
+  status: 200,
+  headers: { "Content-Type": "application/json" },
+  body: JSON_BODY,
+  route: "GET /echo",
+});
+
+let server: StandinServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(faults = new FaultSwitches(), maxWorkers?: number, handle = echo) {
+  server = await startStandinServer({ tls: await standinTls(), faults, handle, maxWorkers });
+  return server;
+}
+
+describe("the generic stand-in server", () => {
+  it("generates the CA and server certificate once per process", async () => {
+    expect(await standinTls()).toBe(await standinTls());
+  });
+
+  it("answers a status fault with the given reason and body, then recovers", async () => {
+    const faults = new FaultSwitches();
+    faults.fail("/echo", 595, { reason: "Connection refused", times: 1 });
+    const s = await start(faults);
+    const { caPem } = await standinTls();
+    const failed = await call(`${s.url}/echo`, { ca: caPem });
+    expect([failed.status, failed.reason, failed.body]).toEqual([595, "Connection refused", ""]);
+    expect((await call(`${s.url}/echo`, { ca: caPem })).status).toBe(200);
+    expect(s.requests.map((r) => [r.status, r.fault !== undefined])).toEqual([
+      [595, true],
+      [200, false],
+    ]);
+  });
+
+  it("truncates a body so it is no longer valid JSON", async () => {
+    const faults = new FaultSwitches();
+    faults.truncate("/echo");
+    const s = await start(faults);
+    const response = await call(`${s.url}/echo`, { ca: (await standinTls()).caPem });
+    expect(response.status).toBe(200);
+    expect(response.body.length).toBeLessThan(JSON_BODY.length);
+    expect(() => JSON.parse(response.body)).toThrow();
+  });
+
+  it("serves an HTML error page", async () => {
+    const faults = new FaultSwitches();
+    faults.html("/echo", { status: 200 });
+    const s = await start(faults);
+    const response = await call(`${s.url}/echo`, { ca: (await standinTls()).caPem });
+    expect(header(response, "Content-Type")).toBe("text/html");
+    expect(response.body).toContain("<html>");
+  });
+
+  it("resets the connection", async () => {
+    const faults = new FaultSwitches();
+    faults.reset("/echo");
+    const s = await start(faults);
+    await expect(call(`${s.url}/echo`, { ca: (await standinTls()).caPem })).rejects.toThrow(
+      /ECONNRESET|socket hang up/,
+    );
+    expect(s.requests[0]?.status).toBe(0);
+  });
+
+  it("hangs until the client gives up, and close() still returns", async () => {
+    const faults = new FaultSwitches();
+    faults.hang("/echo");
+    const s = await start(faults);
+    await expect(
+      call(`${s.url}/echo`, { ca: (await standinTls()).caPem, timeoutMs: 100 }),
+    ).rejects.toThrow(/client timeout/);
+    const pending = call(`${s.url}/echo`, { ca: (await standinTls()).caPem }).catch(
+      (error: unknown) => error,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await s.close();
+    server = undefined;
+    expect(await pending).toBeInstanceOf(Error);
+  });
+
+  it("delays one request on top of the global latency and records the route", async () => {
+    const faults = new FaultSwitches();
+    faults.latencyMs = 5;
+    faults.delay("/echo", 20, { nth: 1 });
+    const s = await start(faults);
+    expect((await call(`${s.url}/echo`, { ca: (await standinTls()).caPem })).status).toBe(200);
+    expect(s.stats.byRoute["GET /echo"]).toBe(1);
+  });
+
+  it("with maxWorkers, concurrent requests beyond the limit queue: at most N are handled at once", async () => {
+    const faults = new FaultSwitches();
+    faults.latencyMs = 20;
+    const s = await start(faults, 3);
+    const { caPem } = await standinTls();
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () => call(`${s.url}/echo`, { ca: caPem })),
+    );
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    expect(s.workers.maxActive).toBe(3);
+    expect(s.stats.maxInFlight).toBeGreaterThan(3);
+    expect(s.stats.inFlight).toBe(0);
+  });
+
+  it("a handler that throws becomes a 500, not a dropped connection", async () => {
+    const s = await start(new FaultSwitches(), undefined, () => {
+      throw new Error("boom");
+    });
+    const response = await call(`${s.url}/echo`, { ca: (await standinTls()).caPem });
+    expect([response.status, response.body]).toEqual([500, "boom"]);
+  });
+});
