@@ -1,0 +1,225 @@
+import {
+  createHyperClient,
+  type HyperClient,
+  type HyperClientOptions,
+  type HyperError,
+  isHyperError,
+} from "@hyperlens/hyper-http";
+import { PROXMOX_ALLOWED_WRITES } from "./allowed-writes.ts";
+import {
+  type AgentNetworkResult,
+  type GuestInterface,
+  parseAgentNetwork,
+} from "./parse/agent-interfaces.ts";
+import { type ProxmoxClusterStatus, parseClusterStatus } from "./parse/cluster-status.ts";
+import {
+  type LxcConfig,
+  parseLxcConfig,
+  parseQemuConfig,
+  type QemuConfig,
+} from "./parse/guest-config.ts";
+import { type ProxmoxGuestSummary, parseGuestList } from "./parse/guest-list.ts";
+import { parseLxcInterfaces } from "./parse/lxc-interfaces.ts";
+import { type ProxmoxNode, parseNodes } from "./parse/nodes.ts";
+import { type ProxmoxPermissions, parsePermissions } from "./parse/permissions.ts";
+import { type ProxmoxVersion, parseVersion } from "./parse/version.ts";
+import { createTicketSession, TICKET_RENEW_AFTER_MS } from "./ticket-session.ts";
+import { tokenAuthorization } from "./token-auth.ts";
+
+/** How to log in: an API token (no login call) or user + password (ticket login). */
+export type ProxmoxAuth =
+  | { kind: "token" /** "user@realm!tokenname" */; tokenId: string; secret: string }
+  | { kind: "password" /** "user@realm", e.g. "root@pam" */; username: string; password: string };
+
+/** hyper-http options for a Proxmox connection; source and the login allowlist are filled in. */
+export type ProxmoxHttpOptions = Omit<HyperClientOptions, "source" | "allowedWrites">;
+
+/** Options of {@link createProxmoxClient}. */
+export interface ProxmoxClientOptions {
+  /**
+   * A ready hyper-http client (it must allow {@link PROXMOX_ALLOWED_WRITES} for password logins),
+   * or the options to build one.
+   */
+  http: HyperClient | ProxmoxHttpOptions;
+  auth: ProxmoxAuth;
+  /** Milliseconds since the epoch (default `Date.now`); lets tests age a ticket. */
+  clock?: () => number;
+  /** Log in again once a ticket is this old (default 1 h 45; tickets live 2 h). */
+  ticketRenewAfterMs?: number;
+}
+
+/** Why the guest agent gave no interfaces. All are normal for an inventory: they only cost the IPs. */
+export type AgentUnavailableReason =
+  | "vm-not-running"
+  | "agent-not-running"
+  | "agent-not-configured"
+  | "not-permitted"
+  | "agent-error";
+
+/** Result of reading a VM's interfaces through its guest agent. */
+export type AgentInterfacesOutcome =
+  | { kind: "ok"; interfaces: GuestInterface[] }
+  | { kind: "unavailable"; reason: AgentUnavailableReason; message: string };
+
+/** Result of reading a container's live interfaces (PVE 8.1+). */
+export type LxcInterfacesOutcome =
+  | { kind: "ok"; interfaces: GuestInterface[] }
+  /** This Proxmox version has no such call (501/404): not an error. */
+  | { kind: "not-offered" }
+  | { kind: "unavailable"; message: string };
+
+/** Typed, read-only Proxmox VE client. Every method rejects with a HyperError on failure. */
+export interface ProxmoxClient {
+  version(): Promise<ProxmoxVersion>;
+  nodes(): Promise<ProxmoxNode[]>;
+  clusterStatus(): Promise<ProxmoxClusterStatus>;
+  qemuList(node: string): Promise<ProxmoxGuestSummary[]>;
+  lxcList(node: string): Promise<ProxmoxGuestSummary[]>;
+  qemuConfig(node: string, vmid: number): Promise<QemuConfig>;
+  lxcConfig(node: string, vmid: number): Promise<LxcConfig>;
+  /** Agent errors (VM stopped, agent silent or absent, no permission) are results, not rejections. */
+  qemuAgentInterfaces(node: string, vmid: number): Promise<AgentInterfacesOutcome>;
+  lxcInterfaces(node: string, vmid: number): Promise<LxcInterfacesOutcome>;
+  permissions(): Promise<ProxmoxPermissions>;
+  /** Closes the hyper-http client if this client built it. */
+  close(): Promise<void>;
+}
+
+const API = "/api2/json";
+
+/** Creates a {@link ProxmoxClient} on hyper-http. */
+export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClient {
+  const ownsHttp = !isHyperClient(options.http);
+  const http = isHyperClient(options.http)
+    ? options.http
+    : createHyperClient({
+        ...options.http,
+        source: "Proxmox",
+        allowedWrites: PROXMOX_ALLOWED_WRITES,
+      });
+  const auth = options.auth;
+  const tokenHeader =
+    auth.kind === "token" ? tokenAuthorization(auth.tokenId, auth.secret) : undefined;
+  const session =
+    auth.kind === "password"
+      ? createTicketSession({
+          http,
+          username: auth.username,
+          password: auth.password,
+          clock: options.clock ?? Date.now,
+          renewAfterMs: options.ticketRenewAfterMs ?? TICKET_RENEW_AFTER_MS,
+        })
+      : undefined;
+
+  async function get(path: string, retryServerErrors = true): Promise<unknown> {
+    const send = async (headers: Record<string, string>) =>
+      (
+        await http.request({ method: "GET", path: `${API}${path}`, headers, retryServerErrors })
+      ).json();
+    if (!session) return send({ authorization: tokenHeader ?? "" });
+    const ticket = await session.current();
+    try {
+      return await send(cookie(ticket));
+    } catch (error) {
+      // TRAP: SPEC §3 — an expired ticket answers 401; log in again once, and a second 401 is a real "auth" failure.
+      if (!isHyperError(error) || error.errorClass !== "auth") throw error;
+      return send(cookie(await session.renewAfterRejection(ticket)));
+    }
+  }
+
+  const guest = (node: string, type: "qemu" | "lxc", vmid: number) => {
+    if (!Number.isInteger(vmid) || vmid < 0) throw new RangeError(`invalid vmid ${vmid}`);
+    return `/nodes/${encodeURIComponent(node)}/${type}/${vmid}`;
+  };
+
+  return {
+    async version() {
+      return parseVersion(await get("/version"));
+    },
+    async nodes() {
+      return parseNodes(await get("/nodes"));
+    },
+    async clusterStatus() {
+      return parseClusterStatus(await get("/cluster/status"));
+    },
+    async qemuList(node) {
+      return parseGuestList(await get(`/nodes/${encodeURIComponent(node)}/qemu`), "qemu", node);
+    },
+    async lxcList(node) {
+      return parseGuestList(await get(`/nodes/${encodeURIComponent(node)}/lxc`), "lxc", node);
+    },
+    async qemuConfig(node, vmid) {
+      const path = `${guest(node, "qemu", vmid)}/config`;
+      return parseQemuConfig(await get(path), `GET ${path}`);
+    },
+    async lxcConfig(node, vmid) {
+      const path = `${guest(node, "lxc", vmid)}/config`;
+      return parseLxcConfig(await get(path), `GET ${path}`);
+    },
+    async qemuAgentInterfaces(node, vmid) {
+      let result: AgentNetworkResult;
+      try {
+        // A 500 here is the agent's normal "not running" answer; retrying costs a 3 s guest ping each.
+        const body = await get(`${guest(node, "qemu", vmid)}/agent/network-get-interfaces`, false);
+        result = parseAgentNetwork(body);
+      } catch (error) {
+        const unavailable = isHyperError(error) ? agentUnavailable(error) : null;
+        if (unavailable) return unavailable;
+        throw error;
+      }
+      return result.kind === "interfaces"
+        ? { kind: "ok", interfaces: result.interfaces }
+        : { kind: "unavailable", reason: "agent-error", message: result.message };
+    },
+    async lxcInterfaces(node, vmid) {
+      try {
+        const body = await get(`${guest(node, "lxc", vmid)}/interfaces`, false);
+        return { kind: "ok", interfaces: parseLxcInterfaces(body) };
+      } catch (error) {
+        if (!isHyperError(error)) throw error;
+        if (error.errorClass === "not_found") return { kind: "not-offered" };
+        if (error.status === 500) {
+          return { kind: "unavailable", message: error.serverMessage ?? "no interfaces" };
+        }
+        throw error;
+      }
+    },
+    async permissions() {
+      return parsePermissions(await get("/access/permissions"));
+    },
+    async close() {
+      if (ownsHttp) await http.close();
+    },
+  };
+}
+
+function cookie(ticket: string): Record<string, string> {
+  return { cookie: `PVEAuthCookie=${ticket}` };
+}
+
+function isHyperClient(value: HyperClient | ProxmoxHttpOptions): value is HyperClient {
+  return typeof (value as Partial<HyperClient>).request === "function";
+}
+
+/**
+ * Maps an agent-call failure to a normal "no IPs" outcome, or null when it is a real failure
+ * (unreachable, auth, 595 node down…) the caller must see.
+ */
+export function agentUnavailable(
+  error: HyperError,
+): Extract<AgentInterfacesOutcome, { kind: "unavailable" }> | null {
+  const message = error.serverMessage ?? error.message;
+  // PVE 7/8 check VM.Monitor for agent reads, which PVEAuditor lacks: a 403 here is expected.
+  if (error.status === 403) return { kind: "unavailable", reason: "not-permitted", message };
+  if (error.status !== 500) return null;
+  if (/guest agent is not running/i.test(message)) {
+    return { kind: "unavailable", reason: "agent-not-running", message };
+  }
+  if (/no qemu guest agent configured/i.test(message)) {
+    return { kind: "unavailable", reason: "agent-not-configured", message };
+  }
+  if (/^VM \d+ is not running/i.test(message)) {
+    return { kind: "unavailable", reason: "vm-not-running", message };
+  }
+  return { kind: "unavailable", reason: "agent-error", message };
+}
