@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
 import type { AppServices } from "../context.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
+import { createStaticHandler } from "./static-files.ts";
 import { attachWebSocket } from "./websocket.ts";
 import { createGraphqlHandler } from "./yoga.ts";
 
@@ -36,6 +37,7 @@ export interface RunningServer {
 /** Creates the HTTP server for the given services and starts listening. */
 export async function startServer(services: AppServices, config: Config): Promise<RunningServer> {
   const yoga = createGraphqlHandler(services, config);
+  const serveWebApp = createStaticHandler();
   const server = createServer(async (req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
@@ -53,6 +55,8 @@ export async function startServer(services: AppServices, config: Config): Promis
       if (problem) return sendJson(res, problem.status, { errors: [{ message: problem.message }] });
       return yoga(req, res);
     }
+    if (serveWebApp && (req.method === "GET" || req.method === "HEAD"))
+      return serveWebApp(req, res);
     sendJson(res, 404, { error: "Not found" });
   });
   server.headersTimeout = 20_000;

@@ -154,6 +154,7 @@ CREATE TABLE "virtual_machines" (
     "connectionId" UUID NOT NULL,
     "source" "ConnectionKind" NOT NULL,
     "externalId" TEXT NOT NULL,
+    "listKey" TEXT NOT NULL DEFAULT '',
     "name" TEXT NOT NULL,
     "kind" "GuestKind" NOT NULL DEFAULT 'VM',
     "state" "PowerState" NOT NULL DEFAULT 'UNKNOWN',
@@ -203,11 +204,11 @@ CREATE TABLE "nics" (
 CREATE TABLE "ip_addresses" (
     "id" UUID NOT NULL,
     "vmId" UUID NOT NULL,
-    "nicId" UUID,
+    "nicKey" TEXT,
     "address" TEXT NOT NULL,
     "prefixLength" INTEGER,
     "origin" "IpOrigin" NOT NULL,
-    "interfaceName" TEXT,
+    "interfaceName" TEXT NOT NULL DEFAULT '',
     "isAccepted" BOOLEAN NOT NULL DEFAULT true,
     "rejectReason" TEXT,
     "lastConfirmedAt" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -319,6 +320,9 @@ CREATE INDEX "connection_secrets_key_idx" ON "connection_secrets"("keyId");
 CREATE UNIQUE INDEX "hypervisor_nodes_connection_external_key" ON "hypervisor_nodes"("connectionId", "externalId");
 
 -- CreateIndex
+CREATE INDEX "virtual_machines_connection_list_idx" ON "virtual_machines"("connectionId", "listKey");
+
+-- CreateIndex
 CREATE INDEX "virtual_machines_name_idx" ON "virtual_machines"("name");
 
 -- CreateIndex
@@ -389,9 +393,6 @@ ALTER TABLE "nics" ADD CONSTRAINT "nics_vm_fkey" FOREIGN KEY ("vmId") REFERENCES
 
 -- AddForeignKey
 ALTER TABLE "ip_addresses" ADD CONSTRAINT "ip_addresses_vm_fkey" FOREIGN KEY ("vmId") REFERENCES "virtual_machines"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "ip_addresses" ADD CONSTRAINT "ip_addresses_nic_fkey" FOREIGN KEY ("nicId") REFERENCES "nics"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "disks" ADD CONSTRAINT "disks_vm_fkey" FOREIGN KEY ("vmId") REFERENCES "virtual_machines"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// The two README commands in one place: `npm start` and `npm test` install what is missing
+// (npm ci from the lockfile, the generated Prisma client, the web build) before they run.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const at = (...parts) => path.join(root, ...parts);
+
+function run(command, args, extraEnv = {}) {
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, ...extraEnv },
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function isInstalled() {
+  const marker = at("node_modules/.package-lock.json");
+  return (
+    existsSync(marker) && statSync(marker).mtimeMs >= statSync(at("package-lock.json")).mtimeMs
+  );
+}
+
+if (!isInstalled()) {
+  console.log("Installing dependencies (npm ci)…");
+  run("npm", ["ci", "--no-audit", "--no-fund"]);
+}
+if (!existsSync(at("packages/db/src/generated/prisma/client.ts"))) run("npm", ["run", "generate"]);
+
+const mode = process.argv[2];
+if (mode === "start") {
+  run("npm", ["run", "build", "-w", "@hyperlens/web"]);
+  const server = spawn(process.execPath, ["--import", "tsx", at("apps/api/src/main.ts")], {
+    cwd: root,
+    stdio: "inherit",
+    env: process.env,
+  });
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+  server.on("exit", (code) => process.exit(code ?? 0));
+} else if (mode === "test") {
+  run(at("node_modules/.bin/vitest"), ["run", ...process.argv.slice(3)]);
+}
