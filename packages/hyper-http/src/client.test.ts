@@ -419,6 +419,22 @@ describe("secrets", () => {
   });
 });
 
+describe("input undici refuses", () => {
+  it("a secret with a line break fails as config without quoting the secret or reaching the server", async () => {
+    const target = await server(ok);
+    const error = await failure(
+      client({ baseUrl: target.url }).request({
+        method: "GET",
+        path: "/x",
+        headers: { authorization: "PVEAPIToken=u@pve!ro=abc\r\nX-Evil: 1" },
+      }),
+    );
+    expect(error.errorClass).toBe("config");
+    expect(error.message).not.toContain("abc");
+    expect(target.requests).toHaveLength(0);
+  });
+});
+
 describe("server messages", () => {
   it("reads the Proxmox error text from the status line before 8.3 and from `message` after", async () => {
     let modern = false;

@@ -450,10 +450,13 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     };
   }
 
+  // Mostly undici refusing our own input (e.g. a secret with a line break in a header), hence
+  // "config". Only the error's code is shown: its message might quote a header value.
   function unexpected(method: string, path: string, attempts: number, cause: unknown): HyperError {
-    const detail = cause instanceof Error ? `: ${cause.message}` : "";
-    return fail(`Unexpected failure calling ${method} ${path} on the ${source} server${detail}`, {
-      errorClass: "unreachable",
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    const detail = typeof code === "string" ? ` (${code})` : "";
+    return fail(`Could not send ${method} ${path} to the ${source} server${detail}`, {
+      errorClass: "config",
       method,
       path,
       attempts,
