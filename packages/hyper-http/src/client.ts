@@ -179,6 +179,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     const pathWithQuery = withQuery(req.path, req.query);
     const shownPath = redactPath(pathWithQuery);
     const headers = buildHeaders(req.headers);
+    // TRAP: SPEC §1 — a server echoing the request could put a token or password into our message.
     const secrets = collectRequestSecrets(headers, purpose === "read" ? undefined : req.body);
     const scrub = (text: string) => redactSecrets(text, secrets);
     const logBase = { source, connectionId: options.connectionId, correlationId, method };
