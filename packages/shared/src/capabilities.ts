@@ -14,3 +14,19 @@ export type Capability = (typeof CAPABILITIES)[number];
 export function isCapability(value: string): value is Capability {
   return (CAPABILITIES as readonly string[]).includes(value);
 }
+
+/** The kinds of hypervisor connection. */
+export const CONNECTION_KINDS = ["PROXMOX", "VCD", "VCENTER"] as const;
+
+/** One kind of connection. */
+export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+
+/** The capability that manages connections of a kind (SPEC §7: the three are sensitive). */
+export const MANAGE_CAPABILITY: Record<ConnectionKind, Capability> = {
+  PROXMOX: "MANAGE_PROXMOX",
+  VCD: "MANAGE_VCD",
+  VCENTER: "MANAGE_VCENTER",
+};
+
+/** What a secret field shows once a secret is stored; sent back unchanged, it keeps the secret. */
+export const SECRET_PLACEHOLDER = "••••••••";

@@ -13,6 +13,7 @@ import { authenticate } from "../auth/authenticate.ts";
 import type { Config } from "../config.ts";
 import type { AppServices, Context } from "../context.ts";
 import { schema } from "../schema/index.ts";
+import { NotFoundError } from "../services/errors.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 
 /** What the Node adapter passes along with each request. */
@@ -50,6 +51,11 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
           if (!original || original instanceof GraphQLError) return error;
         }
         const original = error instanceof GraphQLError ? error.originalError : error;
+        if (original instanceof NotFoundError) {
+          return new GraphQLError(original.message, {
+            extensions: { code: ERROR_CODES.NOT_FOUND },
+          });
+        }
         services.logger.error({ err: original }, "Unexpected error in a GraphQL request");
         return new GraphQLError(message, {
           extensions: { code: ERROR_CODES.INTERNAL_SERVER_ERROR },

@@ -1,5 +1,5 @@
 // Typed failures a user acts on; the errors plugin turns them into result unions.
-import { ValidationError } from "../services/errors.ts";
+import { type FieldProblem, ValidationError } from "../services/errors.ts";
 import { builder } from "./builder.ts";
 
 /** Wrong user name or password: one error for both, so neither is revealed. */
@@ -23,12 +23,23 @@ const ErrorInterface = builder.interfaceRef<Error>("Error").implement({
   fields: (t) => ({ message: t.exposeString("message") }),
 });
 
+const FieldProblemRef = builder.objectRef<FieldProblem>("FieldProblem").implement({
+  fields: (t) => ({
+    field: t.exposeString("field", { nullable: true }),
+    message: t.exposeString("message"),
+  }),
+});
+
 builder.objectType(ValidationError, {
   name: "ValidationError",
-  description: "The input broke a rule; `field` names the input field when there is one.",
+  description:
+    "The input broke a rule; `field` names the input field of the first problem, `problems` lists them all.",
   interfaces: [ErrorInterface],
   isTypeOf: (value) => value instanceof ValidationError,
-  fields: (t) => ({ field: t.exposeString("field", { nullable: true }) }),
+  fields: (t) => ({
+    field: t.exposeString("field", { nullable: true }),
+    problems: t.field({ type: [FieldProblemRef], resolve: (error) => error.problems }),
+  }),
 });
 
 builder.objectType(InvalidCredentialsError, {

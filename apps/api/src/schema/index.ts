@@ -5,6 +5,7 @@ import "./viewer.ts";
 import "./auth.ts";
 import "./api-token.ts";
 import "./user.ts";
+import "./connection.ts";
 
 builder.queryType({});
 builder.mutationType({});

@@ -383,10 +383,10 @@ ALTER TABLE "connection_secrets" ADD CONSTRAINT "connection_secrets_connection_f
 ALTER TABLE "sync_leases" ADD CONSTRAINT "sync_leases_connection_fkey" FOREIGN KEY ("connectionId") REFERENCES "connections"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
-ALTER TABLE "hypervisor_nodes" ADD CONSTRAINT "hypervisor_nodes_connection_fkey" FOREIGN KEY ("connectionId") REFERENCES "connections"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "hypervisor_nodes" ADD CONSTRAINT "hypervisor_nodes_connection_fkey" FOREIGN KEY ("connectionId") REFERENCES "connections"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
-ALTER TABLE "virtual_machines" ADD CONSTRAINT "virtual_machines_connection_fkey" FOREIGN KEY ("connectionId") REFERENCES "connections"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "virtual_machines" ADD CONSTRAINT "virtual_machines_connection_fkey" FOREIGN KEY ("connectionId") REFERENCES "connections"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "nics" ADD CONSTRAINT "nics_vm_fkey" FOREIGN KEY ("vmId") REFERENCES "virtual_machines"("id") ON DELETE CASCADE ON UPDATE CASCADE;
@@ -398,10 +398,10 @@ ALTER TABLE "ip_addresses" ADD CONSTRAINT "ip_addresses_vm_fkey" FOREIGN KEY ("v
 ALTER TABLE "disks" ADD CONSTRAINT "disks_vm_fkey" FOREIGN KEY ("vmId") REFERENCES "virtual_machines"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
-ALTER TABLE "edge_gateways" ADD CONSTRAINT "edge_gateways_connection_fkey" FOREIGN KEY ("connectionId") REFERENCES "connections"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "edge_gateways" ADD CONSTRAINT "edge_gateways_connection_fkey" FOREIGN KEY ("connectionId") REFERENCES "connections"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
-ALTER TABLE "sync_runs" ADD CONSTRAINT "sync_runs_connection_fkey" FOREIGN KEY ("connectionId") REFERENCES "connections"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "sync_runs" ADD CONSTRAINT "sync_runs_connection_fkey" FOREIGN KEY ("connectionId") REFERENCES "connections"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "vm_events" ADD CONSTRAINT "vm_events_vm_fkey" FOREIGN KEY ("vmId") REFERENCES "virtual_machines"("id") ON DELETE CASCADE ON UPDATE CASCADE;

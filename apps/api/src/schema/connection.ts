@@ -1,0 +1,206 @@
+// Connections to hypervisors: list, read, save (per kind), delete. Settings are visible only with
+// the capability that manages that kind; secrets are not fields at all (hasSecret only).
+
+import { CONNECTION_KINDS, type ConnectionKind, MANAGE_CAPABILITY } from "@hyperlens/shared";
+import { encodeGlobalID } from "@pothos/plugin-relay";
+import type { Context } from "../context.ts";
+import { type ConnectionInput, deleteConnection, saveConnection } from "../services/connections.ts";
+import { NotFoundError, ValidationError } from "../services/errors.ts";
+import { builder } from "./builder.ts";
+
+export const ConnectionKindEnum = builder.enumType("ConnectionKind", {
+  description: "The kind of hypervisor a connection talks to.",
+  values: CONNECTION_KINDS,
+});
+
+export const SyncOutcomeEnum = builder.enumType("SyncOutcome", {
+  values: ["RUNNING", "SUCCESS", "PARTIAL", "FAILED", "CANCELLED"] as const,
+});
+
+const mayManage = (kind: ConnectionKind) => ({ [MANAGE_CAPABILITY[kind]]: true });
+const mayView = {
+  $any: { VIEW_INVENTORY: true, MANAGE_PROXMOX: true, MANAGE_VCD: true, MANAGE_VCENTER: true },
+};
+
+export const ConnectionNode = builder.prismaNode("Connection", {
+  id: { field: "id" },
+  description:
+    "A connection to a Proxmox VE cluster, a Cloud Director install or a vCenter server.",
+  authScopes: mayView,
+  fields: (t) => {
+    // TRAP: SPEC §7 — connection settings are hidden from anyone without that kind's capability.
+    const setting = {
+      authScopes: (c: { kind: ConnectionKind }) => mayManage(c.kind),
+      unauthorizedResolver: () => null,
+    };
+    return {
+      kind: t.field({ type: ConnectionKindEnum, resolve: (c) => c.kind }),
+      name: t.exposeString("name"),
+      isActive: t.exposeBoolean("isActive"),
+      lastSyncAt: t.expose("lastSyncAt", { type: "DateTime", nullable: true }),
+      lastSyncOutcome: t.field({
+        type: SyncOutcomeEnum,
+        nullable: true,
+        resolve: (c) => c.lastSyncOutcome,
+      }),
+      lastSyncMessage: t.exposeString("lastSyncMessage", { nullable: true }),
+      lastSuccessAt: t.expose("lastSuccessAt", { type: "DateTime", nullable: true }),
+      consecutiveFailures: t.exposeInt("consecutiveFailures"),
+      lastErrorClass: t.exposeString("lastErrorClass", { nullable: true }),
+      url: t.exposeString("baseUrl", {
+        ...setting,
+        nullable: true,
+        description: "The base address, https only.",
+      }),
+      username: t.exposeString("username", { ...setting, nullable: true }),
+      tokenId: t.exposeString("tokenId", {
+        ...setting,
+        nullable: true,
+        description: "Proxmox: the API token name; null for password login.",
+      }),
+      isProvider: t.exposeBoolean("isProvider", { ...setting, nullable: true }),
+      verifyTls: t.exposeBoolean("verifyTls", { ...setting, nullable: true }),
+      caPem: t.exposeString("caPem", { ...setting, nullable: true }),
+      syncIntervalSeconds: t.exposeInt("syncIntervalSeconds", { ...setting, nullable: true }),
+      privilegeWarning: t.exposeString("privilegeWarning", { ...setting, nullable: true }),
+      hasSecret: t.boolean({
+        ...setting,
+        nullable: true,
+        description: "Whether a secret is stored. The secret itself is never returned.",
+        select: { secret: { select: { updatedAt: true } } },
+        resolve: (c) => c.secret !== null,
+      }),
+      secretUpdatedAt: t.field({
+        ...setting,
+        type: "DateTime",
+        nullable: true,
+        select: { secret: { select: { updatedAt: true } } },
+        resolve: (c) => c.secret?.updatedAt ?? null,
+      }),
+      createdAt: t.expose("createdAt", { type: "DateTime" }),
+      updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    };
+  },
+});
+
+builder.queryFields((t) => ({
+  connections: t.prismaField({
+    type: [ConnectionNode],
+    authScopes: mayView,
+    args: { kind: t.arg({ type: ConnectionKindEnum, required: false }) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.connection.findMany({
+        ...query,
+        where: args.kind ? { kind: args.kind } : {},
+        orderBy: { name: "asc" },
+      }),
+  }),
+  connection: t.prismaField({
+    type: ConnectionNode,
+    nullable: true,
+    authScopes: mayView,
+    args: { id: t.arg.globalID({ required: true, for: [ConnectionNode] }) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.connection.findUnique({ ...query, where: { id: args.id.id } }),
+  }),
+}));
+
+const baseInputFields = (t: PothosInputFields) => ({
+  id: t.globalID({
+    required: false,
+    for: [ConnectionNode],
+    description: "Edit this connection; omit to create.",
+  }),
+  name: t.string({ required: true }),
+  url: t.string({ required: true, description: "Base address, e.g. https://pve.example:8006" }),
+  username: t.string({ required: true }),
+  secret: t.string({
+    required: false,
+    description:
+      "Password or token secret. Blank or the placeholder keeps the stored one when editing.",
+  }),
+  verifyTls: t.boolean({
+    required: false,
+    description: "Verify the server's certificate (default true).",
+  }),
+  caPem: t.string({
+    required: false,
+    description: "The server's CA certificate (PEM), if not publicly trusted.",
+  }),
+  syncIntervalSeconds: t.int({ required: false }),
+  isActive: t.boolean({ required: false }),
+});
+type PothosInputFields = Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0];
+
+const ProxmoxConnectionInput = builder.inputType("ProxmoxConnectionInput", {
+  fields: (t) => ({
+    ...baseInputFields(t),
+    tokenId: t.string({
+      required: false,
+      description: "API token name (the part after !). Empty: log in with user@realm and password.",
+    }),
+  }),
+});
+
+const VcdConnectionInput = builder.inputType("VcdConnectionInput", {
+  fields: (t) => ({
+    ...baseInputFields(t),
+    isProvider: t.boolean({
+      required: false,
+      description: "Log in as a provider administrator (user@System).",
+    }),
+  }),
+});
+
+const VcenterConnectionInput = builder.inputType("VcenterConnectionInput", {
+  fields: (t) => baseInputFields(t),
+});
+
+type SaveInput = Omit<ConnectionInput, "id"> & { id?: { id: string } | null };
+
+function save(kind: ConnectionKind, input: SaveInput, ctx: Context) {
+  return saveConnection(
+    ctx.prisma,
+    ctx.secrets,
+    kind,
+    { ...input, id: input.id?.id ?? null },
+    ctx.viewer,
+  );
+}
+
+builder.mutationFields((t) => ({
+  saveProxmoxConnection: t.prismaField({
+    type: ConnectionNode,
+    authScopes: mayManage("PROXMOX"),
+    errors: { types: [ValidationError] },
+    args: { input: t.arg({ type: ProxmoxConnectionInput, required: true }) },
+    resolve: (_query, _root, args, ctx) => save("PROXMOX", args.input, ctx),
+  }),
+  saveVcdConnection: t.prismaField({
+    type: ConnectionNode,
+    authScopes: mayManage("VCD"),
+    errors: { types: [ValidationError] },
+    args: { input: t.arg({ type: VcdConnectionInput, required: true }) },
+    resolve: (_query, _root, args, ctx) => save("VCD", args.input, ctx),
+  }),
+  saveVcenterConnection: t.prismaField({
+    type: ConnectionNode,
+    authScopes: mayManage("VCENTER"),
+    errors: { types: [ValidationError] },
+    args: { input: t.arg({ type: VcenterConnectionInput, required: true }) },
+    resolve: (_query, _root, args, ctx) => save("VCENTER", args.input, ctx),
+  }),
+  deleteConnection: t.id({
+    description: "Deletes a connection and all its inventory; returns the deleted id.",
+    authScopes: { signedIn: true },
+    args: { id: t.arg.globalID({ required: true, for: [ConnectionNode] }) },
+    resolve: async (_root, args, ctx) => {
+      const connection = await ctx.prisma.connection.findUnique({ where: { id: args.id.id } });
+      if (!connection || !ctx.viewer?.capabilities.has(MANAGE_CAPABILITY[connection.kind])) {
+        throw new NotFoundError("No such connection, or you may not manage it.");
+      }
+      await deleteConnection(ctx.prisma, connection.id, ctx.viewer);
+      return encodeGlobalID("Connection", connection.id);
+    },
+  }),
+}));

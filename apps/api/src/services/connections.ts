@@ -1,0 +1,219 @@
+// Connections to hypervisors: the one place their rules live (SPEC §1), used by GraphQL, the CLI
+// and the tests alike.
+import type { Connection, ConnectionKind, PrismaClient, SecretBox } from "@hyperlens/db";
+import { checkCaPem, checkHttpsUrl } from "@hyperlens/hyper-http";
+import { SECRET_PLACEHOLDER } from "@hyperlens/shared";
+import type { Viewer } from "../auth/viewer.ts";
+import { recordAudit } from "./audit.ts";
+import { type FieldProblem, NotFoundError, ValidationError } from "./errors.ts";
+
+export const MIN_SYNC_INTERVAL_SECONDS = 60;
+export const MAX_SYNC_INTERVAL_SECONDS = 7 * 24 * 3600;
+const DEFAULT_SYNC_INTERVAL_SECONDS = 900;
+
+/** What a save form sends; without `id` it creates, with `id` it edits. */
+export interface ConnectionInput {
+  id?: string | null;
+  name: string;
+  url: string;
+  username: string;
+  /** Proxmox: the token name after "!"; null or empty means password (ticket) login. */
+  tokenId?: string | null;
+  /** Director: log in as a provider administrator. */
+  isProvider?: boolean | null;
+  /** Blank or the placeholder keeps the stored secret on edit. */
+  secret?: string | null;
+  verifyTls?: boolean | null;
+  caPem?: string | null;
+  syncIntervalSeconds?: number | null;
+  isActive?: boolean | null;
+}
+
+const USER_AT_REALM = /^[^@\s:]+@[^@\s:]+$/;
+const TOKEN_NAME = /^[A-Za-z][A-Za-z0-9._-]{1,63}$/;
+
+/** Kind-specific checks of the login fields. Returns [field, message] pairs. */
+const LOGIN_RULES: Record<ConnectionKind, (input: ConnectionInput) => [string, string][]> = {
+  PROXMOX: (input) => {
+    const problems: [string, string][] = [];
+    if (!USER_AT_REALM.test(input.username.trim())) {
+      problems.push(["username", "Use user@realm, e.g. hyperlens@pve or root@pam."]);
+    }
+    const tokenId = input.tokenId?.trim();
+    if (tokenId && !TOKEN_NAME.test(tokenId)) {
+      problems.push([
+        "tokenId",
+        "A token name starts with a letter and has 2–64 letters, digits, . _ or -.",
+      ]);
+    }
+    return problems;
+  },
+  VCD: (input) => {
+    const username = input.username.trim();
+    // TRAP: SPEC §1 — Basic auth splits user:password at the first colon; a colon in the name breaks login.
+    if (username.includes(":"))
+      return [["username", "A Director user name cannot contain a colon."]];
+    if (!USER_AT_REALM.test(username)) {
+      return [
+        [
+          "username",
+          input.isProvider ? "Use user@System for a provider administrator." : "Use user@org.",
+        ],
+      ];
+    }
+    return [];
+  },
+  VCENTER: (input) =>
+    input.username.trim() === ""
+      ? [["username", "Give the vCenter user, e.g. hyperlens@vsphere.local."]]
+      : [],
+};
+
+function isKeptSecret(secret: string | null | undefined): boolean {
+  return (
+    secret === undefined || secret === null || secret.trim() === "" || secret === SECRET_PLACEHOLDER
+  );
+}
+
+function validate(kind: ConnectionKind, input: ConnectionInput, isNew: boolean): FieldProblem[] {
+  const problems: [string, string][] = [];
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 100) problems.push(["name", "Use 1–100 characters."]);
+  const urlProblem = checkHttpsUrl(input.url.trim());
+  if (urlProblem) problems.push(["url", urlProblem]);
+  problems.push(...LOGIN_RULES[kind](input));
+  if (isNew && isKeptSecret(input.secret))
+    problems.push(["secret", "Give the secret for the first save."]);
+  if (input.secret && input.secret.length > 4096)
+    problems.push(["secret", "The secret is too long."]);
+  const caPem = input.caPem?.trim();
+  if (caPem) {
+    const caProblem = checkCaPem(caPem);
+    if (caProblem) problems.push(["caPem", caProblem]);
+  }
+  const interval = input.syncIntervalSeconds;
+  if (
+    interval !== null &&
+    interval !== undefined &&
+    (!Number.isInteger(interval) ||
+      interval < MIN_SYNC_INTERVAL_SECONDS ||
+      interval > MAX_SYNC_INTERVAL_SECONDS)
+  ) {
+    problems.push([
+      "syncIntervalSeconds",
+      `Use a whole number of seconds from ${MIN_SYNC_INTERVAL_SECONDS} to ${MAX_SYNC_INTERVAL_SECONDS}.`,
+    ]);
+  }
+  return problems.map(([field, message]) => ({ field, message }));
+}
+
+/** Creates or edits a connection of a kind. Secrets are sealed; a kept secret is not touched. */
+export async function saveConnection(
+  prisma: PrismaClient,
+  secrets: SecretBox,
+  kind: ConnectionKind,
+  input: ConnectionInput,
+  actor: Viewer | null,
+): Promise<Connection> {
+  const existing = input.id
+    ? await prisma.connection.findUnique({ where: { id: input.id } })
+    : null;
+  // TRAP: SPEC §1 — an edit of a missing connection must not quietly create a new one.
+  if (input.id && (!existing || existing.kind !== kind)) {
+    throw new NotFoundError(`No ${kind} connection with id ${input.id} exists.`);
+  }
+  const problems = validate(kind, input, !existing);
+  const name = input.name.trim();
+  const clash = await prisma.connection.findFirst({
+    where: { kind, name, NOT: { id: existing?.id } },
+  });
+  if (clash)
+    problems.push({ field: "name", message: `Another connection is already named ${name}.` });
+  if (problems.length) throw ValidationError.of(problems);
+
+  const fields = {
+    name,
+    baseUrl: input.url.trim().replace(/\/+$/, ""),
+    username: input.username.trim(),
+    tokenId: kind === "PROXMOX" ? input.tokenId?.trim() || null : null,
+    isProvider: kind === "VCD" ? (input.isProvider ?? existing?.isProvider ?? false) : false,
+    verifyTls: input.verifyTls ?? existing?.verifyTls ?? true,
+    caPem: input.caPem === undefined ? (existing?.caPem ?? null) : input.caPem?.trim() || null,
+    syncIntervalSeconds:
+      input.syncIntervalSeconds ?? existing?.syncIntervalSeconds ?? DEFAULT_SYNC_INTERVAL_SECONDS,
+    isActive: input.isActive ?? existing?.isActive ?? true,
+  };
+  const newSecret = isKeptSecret(input.secret) ? undefined : (input.secret ?? undefined);
+  return prisma.$transaction(async (tx) => {
+    const connection = existing
+      ? await tx.connection.update({ where: { id: existing.id }, data: fields })
+      : await tx.connection.create({ data: { kind, ...fields } });
+    if (newSecret !== undefined) {
+      const sealed = secrets.seal(newSecret, connection.id);
+      await tx.connectionSecret.upsert({
+        where: { connectionId: connection.id },
+        create: { connectionId: connection.id, ...sealed },
+        update: sealed,
+      });
+    }
+    const changed = existing
+      ? Object.keys(fields).filter(
+          (key) =>
+            String(fields[key as keyof typeof fields]) !==
+            String(existing[key as keyof Connection]),
+        )
+      : Object.keys(fields);
+    await recordAudit(tx, actor, {
+      action: existing ? "connection.update" : "connection.create",
+      targetType: "connection",
+      targetId: connection.id,
+      details: { kind, name, changed, secretChanged: newSecret !== undefined },
+    });
+    return connection;
+  });
+}
+
+/** Deletes a connection and, explicitly, every inventory row it owns. */
+export async function deleteConnection(
+  prisma: PrismaClient,
+  id: string,
+  actor: Viewer | null,
+): Promise<Connection> {
+  const connection = await prisma.connection.findUnique({ where: { id } });
+  if (!connection) throw new NotFoundError(`No connection with id ${id} exists.`);
+  await prisma.$transaction(async (tx) => {
+    // TRAP: SPEC §1 — rows are deleted by name, not left to a cascade that a schema change could drop.
+    const vmIds = (
+      await tx.virtualMachine.findMany({ where: { connectionId: id }, select: { id: true } })
+    ).map((v) => v.id);
+    await tx.ipAddress.deleteMany({ where: { vmId: { in: vmIds } } });
+    await tx.nic.deleteMany({ where: { vmId: { in: vmIds } } });
+    await tx.disk.deleteMany({ where: { vmId: { in: vmIds } } });
+    await tx.vmEvent.deleteMany({ where: { vmId: { in: vmIds } } });
+    await tx.virtualMachine.deleteMany({ where: { connectionId: id } });
+    await tx.hypervisorNode.deleteMany({ where: { connectionId: id } });
+    await tx.edgeGateway.deleteMany({ where: { connectionId: id } });
+    await tx.syncRun.deleteMany({ where: { connectionId: id } });
+    await tx.syncLease.deleteMany({ where: { connectionId: id } });
+    await tx.connectionSecret.deleteMany({ where: { connectionId: id } });
+    await tx.connection.delete({ where: { id } });
+    await recordAudit(tx, actor, {
+      action: "connection.delete",
+      targetType: "connection",
+      targetId: id,
+      details: { kind: connection.kind, name: connection.name },
+    });
+  });
+  return connection;
+}
+
+/** The decrypted secret of a connection, for the sync and test services only. */
+export async function readConnectionSecret(
+  prisma: PrismaClient,
+  secrets: SecretBox,
+  connectionId: string,
+) {
+  const row = await prisma.connectionSecret.findUnique({ where: { connectionId } });
+  if (!row) throw new NotFoundError("This connection has no stored secret; edit it and give one.");
+  return secrets.open(row.ciphertext, connectionId);
+}
