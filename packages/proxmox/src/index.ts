@@ -2,6 +2,8 @@
  * @hyperlens/proxmox — typed, read-only Proxmox VE client on hyper-http (SPEC §3), plus the pure
  * parsers it uses, exported so the adapter and tests can read recorded answers directly.
  */
+
+export * from "./adapter/index.ts";
 export { PROXMOX_ALLOWED_WRITES } from "./allowed-writes.ts";
 export {
   type AgentInterfacesOutcome,

@@ -1,0 +1,8 @@
+export { type ConfiguredNic, selectGuestIps } from "./ip-selection.ts";
+export { type GuestPlace, mapLxcGuest, mapQemuGuest } from "./map-guest.ts";
+export {
+  listKey,
+  type ReadOptions,
+  type ReadProgress,
+  readProxmoxInventory,
+} from "./read-inventory.ts";

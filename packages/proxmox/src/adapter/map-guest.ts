@@ -1,0 +1,217 @@
+// Maps what the Proxmox client read about one guest into the neutral shape (SPEC §6).
+import type {
+  JsonObject,
+  JsonValue,
+  NeutralDisk,
+  NeutralIp,
+  NeutralNic,
+  NeutralPowerState,
+  NeutralVm,
+} from "@hyperlens/shared";
+import type { AgentInterfacesOutcome, LxcInterfacesOutcome } from "../client.ts";
+import type { GuestDisk } from "../config/disks.ts";
+import type { LxcConfig, QemuConfig } from "../parse/guest-config.ts";
+import type { ProxmoxGuestSummary } from "../parse/guest-list.ts";
+import { selectGuestIps } from "./ip-selection.ts";
+import { osName } from "./os-names.ts";
+
+/** Where the guest was found. */
+export interface GuestPlace {
+  node: string;
+  clusterName: string | null;
+}
+
+const MIB = 1024 * 1024;
+// Never stored, even masked: cloud-init passwords and the like.
+const UNSAFE_CONFIG_KEYS = /pass|secret|token|key$/i;
+
+function powerState(status: string): NeutralPowerState {
+  switch (status) {
+    case "running":
+      return "RUNNING";
+    case "stopped":
+      return "STOPPED";
+    case "paused":
+      return "PAUSED";
+    case "suspended":
+    case "prelaunch":
+      return "SUSPENDED";
+    default:
+      return "UNKNOWN";
+  }
+}
+
+function toDisks(disks: readonly GuestDisk[]): NeutralDisk[] {
+  return disks.map((d) => ({
+    key: d.key,
+    busType: d.bus,
+    ...(d.sizeBytes === null ? {} : { capacityBytes: d.sizeBytes }),
+    ...(d.storage === null ? {} : { storage: d.storage }),
+  }));
+}
+
+function sum(disks: readonly NeutralDisk[]): number | undefined {
+  const sizes = disks.flatMap((d) => (d.capacityBytes === undefined ? [] : [d.capacityBytes]));
+  return sizes.length ? sizes.reduce((a, b) => a + b, 0) : undefined;
+}
+
+function safeRaw(raw: Record<string, unknown>): JsonObject {
+  const entries = Object.entries(raw).filter(
+    ([key, value]) =>
+      !UNSAFE_CONFIG_KEYS.test(key) && ["string", "number", "boolean"].includes(typeof value),
+  );
+  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))) as {
+    [key: string]: JsonValue;
+  };
+}
+
+function commonDetails(
+  summary: ProxmoxGuestSummary,
+  place: GuestPlace,
+  config: QemuConfig | LxcConfig,
+  extra: JsonObject,
+): JsonObject {
+  return {
+    source: "PROXMOX",
+    location: { node: place.node, cluster: place.clusterName },
+    proxmox: {
+      vmid: summary.vmid,
+      type: summary.type,
+      ostype: config.ostype,
+      lock: summary.lock,
+      ...extra,
+    },
+    description: config.description,
+    config: safeRaw(config.raw),
+  };
+}
+
+function base(summary: ProxmoxGuestSummary, place: GuestPlace, config: QemuConfig | LxcConfig) {
+  return {
+    externalId: String(summary.vmid),
+    state: powerState(summary.status),
+    isTemplate: config.isTemplate || summary.isTemplate,
+    tags: config.tags.length ? config.tags : summary.tags,
+    location: {
+      nodeName: place.node,
+      ...(place.clusterName ? { clusterName: place.clusterName } : {}),
+    },
+    ...(osName(config.ostype) ? { guestOs: osName(config.ostype) } : {}),
+  };
+}
+
+/** A QEMU VM: NICs and disks from its config, IPs from the agent filtered by those NICs. */
+export function mapQemuGuest(
+  summary: ProxmoxGuestSummary,
+  config: QemuConfig,
+  agent: AgentInterfacesOutcome | undefined,
+  place: GuestPlace,
+): NeutralVm {
+  const nics: NeutralNic[] = config.nics.map((n) => ({
+    key: n.key,
+    ...(n.mac ? { mac: n.mac } : {}),
+    ...(n.bridge ? { network: n.bridge } : {}),
+    ...(n.model ? { model: n.model } : {}),
+    isConnected: !n.isLinkDown,
+    ...(n.vlanTag === null ? {} : { vlan: n.vlanTag }),
+  }));
+  const ips = agent?.kind === "ok" ? selectGuestIps(agent.interfaces, config.nics) : [];
+  const disks = toDisks(config.disks);
+  const agentStatus: JsonValue = !config.isAgentEnabled
+    ? "not configured"
+    : agent === undefined
+      ? "not asked (VM not running)"
+      : agent.kind === "ok"
+        ? "answered"
+        : agent.reason;
+  return {
+    ...base(summary, place, config),
+    name: config.name ?? summary.name ?? `VM ${summary.vmid}`,
+    kind: "VM",
+    cpuCount: config.vcpus,
+    memoryBytes: config.memoryMiB * MIB,
+    ...(sum(disks) === undefined ? {} : { diskTotalBytes: sum(disks) }),
+    nics,
+    ips,
+    ipsFromGuestAreLive: agent?.kind === "ok",
+    disks,
+    details: commonDetails(summary, place, config, {
+      agent: agentStatus,
+      sockets: config.sockets,
+      cores: config.cores,
+    }),
+  };
+}
+
+function configuredIps(config: LxcConfig): NeutralIp[] {
+  return config.nics.flatMap((nic) =>
+    [nic.ipv4, nic.ipv6].flatMap((ip): NeutralIp[] =>
+      ip?.kind === "static"
+        ? [
+            {
+              address: ip.address,
+              origin: "STATIC_CONFIG",
+              nicKey: nic.key,
+              isAccepted: true,
+              ...(ip.prefix === null ? {} : { prefixLength: ip.prefix }),
+              ...(nic.name ? { interfaceName: nic.name } : {}),
+            },
+          ]
+        : [],
+    ),
+  );
+}
+
+/**
+ * A container: static addresses from its config (`ip=10.0.0.5/24`), `ip=dhcp` recorded as such,
+ * and for a running container the live addresses the host reports, filtered by the NICs' MACs.
+ */
+export function mapLxcGuest(
+  summary: ProxmoxGuestSummary,
+  config: LxcConfig,
+  live: LxcInterfacesOutcome | undefined,
+  place: GuestPlace,
+): NeutralVm {
+  const nics: NeutralNic[] = config.nics.map((n) => ({
+    key: n.key,
+    ...(n.mac ? { mac: n.mac } : {}),
+    ...(n.bridge ? { network: n.bridge } : {}),
+    model: "veth",
+    ...(n.vlanTag === null ? {} : { vlan: n.vlanTag }),
+  }));
+  const statics = configuredIps(config);
+  const dhcpNics = new Set(
+    config.nics.filter((n) => n.ipv4?.kind === "dhcp" || n.ipv6?.kind === "dhcp").map((n) => n.key),
+  );
+  const liveIps = (live?.kind === "ok" ? selectGuestIps(live.interfaces, config.nics) : [])
+    // The config already states static addresses; the live copy adds nothing.
+    .filter((ip) => !statics.some((s) => s.address === ip.address))
+    .map(
+      (ip): NeutralIp => (ip.nicKey && dhcpNics.has(ip.nicKey) ? { ...ip, origin: "DHCP" } : ip),
+    );
+  const disks = toDisks(config.disks);
+  const addressing: JsonObject = Object.fromEntries(
+    config.nics.map((n) => [n.key, { ipv4: n.ipv4?.kind ?? null, ipv6: n.ipv6?.kind ?? null }]),
+  );
+  return {
+    ...base(summary, place, config),
+    name: config.hostname ?? summary.name ?? `CT ${summary.vmid}`,
+    kind: "CONTAINER",
+    ...(config.cores === null
+      ? summary.cpus === null
+        ? {}
+        : { cpuCount: summary.cpus }
+      : { cpuCount: config.cores }),
+    memoryBytes: config.memoryMiB * MIB,
+    ...(sum(disks) === undefined ? {} : { diskTotalBytes: sum(disks) }),
+    nics,
+    ips: [...statics, ...liveIps],
+    ipsFromGuestAreLive: live?.kind === "ok",
+    disks,
+    details: commonDetails(summary, place, config, {
+      addressing,
+      liveInterfaces: live === undefined ? "not asked (not running)" : live.kind,
+      swapBytes: config.swapMiB * MIB,
+    }),
+  };
+}

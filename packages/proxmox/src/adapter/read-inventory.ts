@@ -1,0 +1,190 @@
+// Reads a whole Proxmox VE cluster into a neutral snapshot (SPEC §3, steps 1–4). Lists that fail
+// are reported as failed, never as empty; offline nodes as offline. Requests are issued together
+// and throttled by hyper-http's per-connection limit, so the pipeline stays full.
+import type { ListRead, NeutralNode, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
+import type { ProxmoxClient } from "../client.ts";
+import type { ProxmoxGuestSummary } from "../parse/guest-list.ts";
+import type { ProxmoxNode } from "../parse/nodes.ts";
+import type { ProxmoxVersion } from "../parse/version.ts";
+import { type GuestPlace, mapLxcGuest, mapQemuGuest } from "./map-guest.ts";
+
+/** Progress of a read, for live sync progress. */
+export type ReadProgress =
+  | { type: "list"; key: string; status: "ok" | "skipped"; count?: number; reason?: string }
+  | { type: "guests"; done: number; total: number };
+
+export interface ReadOptions {
+  onProgress?: (event: ReadProgress) => void;
+  /** Guests read at once; hyper-http still caps requests per connection. */
+  parallelGuests?: number;
+  signal?: AbortSignal;
+}
+
+const GUEST_TYPES = ["qemu", "lxc"] as const;
+
+/** The list key of a node's guests of one type: "pve1/qemu". */
+export function listKey(node: string, type: "qemu" | "lxc"): string {
+  return `${node}/${type}`;
+}
+
+async function mapWithLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** `/lxc/{vmid}/interfaces` exists from Proxmox VE 8.1; unknown versions are asked. */
+function offersLxcInterfaces(version: ProxmoxVersion | null): boolean {
+  if (version?.major == null || version.minor == null) return true;
+  return version.major > 8 || (version.major === 8 && version.minor >= 1);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function toNeutralNode(node: ProxmoxNode, clusterName: string | null): NeutralNode {
+  return {
+    externalId: node.node,
+    name: node.node,
+    isOnline: node.status === "online",
+    ...(clusterName ? { clusterName } : {}),
+    ...(node.maxCpu === null ? {} : { cpuCount: node.maxCpu }),
+    ...(node.maxMemBytes === null ? {} : { memoryBytes: node.maxMemBytes }),
+    details: { status: node.status, sslFingerprint: node.sslFingerprint },
+  };
+}
+
+/** Reads every guest of every online node. Throws only when the node list itself fails. */
+export async function readProxmoxInventory(
+  client: ProxmoxClient,
+  options: ReadOptions = {},
+): Promise<SourceSnapshot> {
+  const emit = options.onProgress ?? (() => {});
+  // TRAP: SPEC §3 — /nodes is read with the error-surfacing call: with a token it is the first
+  // request, so an unreachable server must be reported as unreachable, not as "no nodes".
+  const nodes = await client.nodes();
+  const [clusterName, version] = await Promise.all([
+    client.clusterStatus().then(
+      (status) => status.clusterName,
+      () => null,
+    ),
+    client.version().catch(() => null),
+  ]);
+
+  type Pending = {
+    key: string;
+    place: GuestPlace;
+    type: "qemu" | "lxc";
+    guests: ProxmoxGuestSummary[];
+  };
+  const lists: ListRead[] = [];
+  const pending: Pending[] = [];
+  await Promise.all(
+    nodes.flatMap((node) =>
+      GUEST_TYPES.map(async (type) => {
+        const key = listKey(node.node, type);
+        if (node.status !== "online") {
+          // TRAP: SPEC §10 — guests on an offline node are kept, not "gone".
+          lists.push({
+            key,
+            status: "node_offline",
+            reason: `node ${node.node} is ${node.status}`,
+          });
+          emit({
+            type: "list",
+            key,
+            status: "skipped",
+            reason: `node ${node.node} is ${node.status}`,
+          });
+          return;
+        }
+        try {
+          const guests =
+            type === "qemu" ? await client.qemuList(node.node) : await client.lxcList(node.node);
+          pending.push({ key, type, guests, place: { node: node.node, clusterName } });
+        } catch (error) {
+          // TRAP: SPEC §3 — a list that failed did not "come back": its guests must not be removed.
+          lists.push({ key, status: "failed", reason: messageOf(error) });
+          emit({ type: "list", key, status: "skipped", reason: messageOf(error) });
+        }
+      }),
+    ),
+  );
+
+  const total = pending.reduce((n, list) => n + list.guests.length, 0);
+  let done = 0;
+  let lxcInterfacesOffered = offersLxcInterfaces(version);
+  const readGuest = async (list: Pending, guest: ProxmoxGuestSummary): Promise<NeutralVm> => {
+    options.signal?.throwIfAborted();
+    const isRunning = guest.status === "running";
+    let vm: NeutralVm;
+    if (list.type === "qemu") {
+      const config = await client.qemuConfig(list.place.node, guest.vmid);
+      const agent =
+        isRunning && config.isAgentEnabled
+          ? await client.qemuAgentInterfaces(list.place.node, guest.vmid)
+          : undefined;
+      vm = mapQemuGuest(guest, config, agent, list.place);
+    } else {
+      const config = await client.lxcConfig(list.place.node, guest.vmid);
+      let live: Awaited<ReturnType<ProxmoxClient["lxcInterfaces"]>> | undefined;
+      if (isRunning && lxcInterfacesOffered) {
+        live = await client.lxcInterfaces(list.place.node, guest.vmid);
+        if (live.kind === "not-offered") lxcInterfacesOffered = false;
+      }
+      vm = mapLxcGuest(guest, config, live, list.place);
+    }
+    done++;
+    if (done % 100 === 0 || done === total) emit({ type: "guests", done, total });
+    return vm;
+  };
+
+  // One pool over every guest of every list keeps the pipeline full across list boundaries.
+  const work = pending.flatMap((list) => list.guests.map((guest) => ({ list, guest })));
+  const failures = new Map<string, string>();
+  const results = await mapWithLimit(
+    work,
+    options.parallelGuests ?? 16,
+    async ({ list, guest }) => {
+      if (failures.has(list.key)) return undefined;
+      try {
+        return await readGuest(list, guest);
+      } catch (error) {
+        // A guest whose config could not be read leaves its whole list unconfirmed: storing it
+        // without NICs and disks would erase what we knew.
+        if (!failures.has(list.key))
+          failures.set(list.key, `guest ${guest.vmid}: ${messageOf(error)}`);
+        return undefined;
+      }
+    },
+  );
+  const vmsByList = new Map<string, NeutralVm[]>(pending.map((list) => [list.key, []]));
+  work.forEach(({ list }, index) => {
+    const vm = results[index];
+    if (vm) vmsByList.get(list.key)?.push(vm);
+  });
+  for (const list of pending) {
+    const reason = failures.get(list.key);
+    if (reason) {
+      lists.push({ key: list.key, status: "failed", reason });
+      emit({ type: "list", key: list.key, status: "skipped", reason });
+    } else {
+      const vms = vmsByList.get(list.key) ?? [];
+      lists.push({ key: list.key, status: "ok", vms });
+      emit({ type: "list", key: list.key, status: "ok", count: vms.length });
+    }
+  }
+  return { nodes: nodes.map((n) => toNeutralNode(n, clusterName)), lists };
+}
