@@ -1,2 +1,3 @@
 export * from "./capabilities.ts";
 export * from "./error-codes.ts";
+export * from "./inventory.ts";

@@ -1,0 +1,167 @@
+// The neutral inventory shape (SPEC §6): what every source adapter produces and the sync engine
+// reconciles. Universal code: no server-only imports, so the web app can use the same types.
+
+/** A value that survives JSON.stringify/parse unchanged. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** A JSON object (details, raw source fields). */
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Where a guest runs; each source fills the fields it knows. */
+export interface NeutralLocation {
+  nodeName?: string;
+  clusterName?: string;
+  datacenterName?: string;
+  hostName?: string;
+  orgName?: string;
+  vdcName?: string;
+  vappName?: string;
+}
+
+/** One network interface as configured on the guest. */
+export interface NeutralNic {
+  /** The source's own name for the slot: "net0", a NIC index, a device key. Unique per VM. */
+  key: string;
+  /** Lower-case, colon-separated. */
+  mac?: string;
+  network?: string;
+  model?: string;
+  isConnected?: boolean;
+  vlan?: number;
+}
+
+/** Where an address came from. */
+export type IpOrigin = "STATIC_CONFIG" | "DHCP" | "AGENT" | "PLATFORM";
+
+/** One address of a guest, accepted or rejected with the reason (SPEC §10 explained IPs). */
+export interface NeutralIp {
+  address: string;
+  prefixLength?: number;
+  origin: IpOrigin;
+  /** Interface name as the guest reported it. */
+  interfaceName?: string;
+  /** The NeutralNic.key this address belongs to, when known. */
+  nicKey?: string;
+  isAccepted: boolean;
+  /** Why a reported address was rejected ("docker0: MAC 02:42:… is not a NIC of this VM"). */
+  rejectReason?: string;
+}
+
+/** One virtual disk. */
+export interface NeutralDisk {
+  /** Unique per VM: "scsi0", a disk instance id. */
+  key: string;
+  capacityBytes?: number;
+  storage?: string;
+  busType?: string;
+}
+
+/** A guest's power state. */
+export type NeutralPowerState = "RUNNING" | "STOPPED" | "PAUSED" | "SUSPENDED" | "UNKNOWN";
+
+/** A VM or container, whatever its source. */
+export interface NeutralVm {
+  /** The source's own id: Proxmox vmid as a string, Director VM URN, vCenter VM moref. */
+  externalId: string;
+  name: string;
+  kind: "VM" | "CONTAINER";
+  state: NeutralPowerState;
+  cpuCount?: number;
+  memoryBytes?: number;
+  diskTotalBytes?: number;
+  guestOs?: string;
+  isTemplate: boolean;
+  tags: string[];
+  location: NeutralLocation;
+  nics: NeutralNic[];
+  ips: NeutralIp[];
+  /**
+   * false when the guest agent / VMware Tools were silent this time: the AGENT addresses stored
+   * before are kept as last-known with their old lastConfirmedAt (SPEC §10 last-known IPs).
+   */
+  ipsFromGuestAreLive: boolean;
+  disks: NeutralDisk[];
+  /**
+   * The common detail layout (SPEC §6) plus raw source fields. Keep volatile metrics (uptime,
+   * CPU load) out: every change here rewrites the row and records a CHANGED event.
+   */
+  details: JsonObject;
+  /** Director VMs: the vCenter and managed-object reference backing them (SPEC §10). */
+  backing?: { vcenterId: string; moref: string };
+}
+
+/** A hypervisor node (Proxmox node, vCenter host). */
+export interface NeutralNode {
+  externalId: string;
+  name: string;
+  clusterName?: string;
+  isOnline: boolean;
+  cpuCount?: number;
+  memoryBytes?: number;
+  details: JsonObject;
+}
+
+/** A Director edge gateway, owned by a VDC or a VDC group (SPEC §10). */
+export interface NeutralEdgeGateway {
+  externalId: string;
+  name: string;
+  orgName?: string;
+  ownerType?: "VDC" | "VDC_GROUP";
+  ownerName?: string;
+  details: JsonObject;
+}
+
+/**
+ * One source list as read: "pve1/qemu", "pve1/lxc", or "vms" for Director/vCenter (one list,
+ * "ok" only when read completely). Removal is scoped to lists that came back ok. The list a VM
+ * belongs to is the list it arrived in — it is not repeated on the VM.
+ */
+export type ListRead =
+  | { key: string; status: "ok"; vms: NeutralVm[] }
+  | { key: string; status: "failed"; reason: string }
+  | { key: string; status: "node_offline"; reason: string };
+
+/** Everything one read of a source produced; the only input of the sync engine. */
+export interface SourceSnapshot {
+  /** The complete node list when the source has nodes; omitted leaves stored nodes untouched. */
+  nodes?: NeutralNode[];
+  lists: ListRead[];
+  /** Edge gateways; missing ones are removed only when isComplete. */
+  edgeGateways?: { isComplete: boolean; reason?: string; items: NeutralEdgeGateway[] };
+}
+
+/** The phases a sync goes through, in order. */
+export type SyncPhase = "reading" | "reconciling" | "recording";
+
+/** How a sync ended. */
+export type SyncRunOutcome = "SUCCESS" | "PARTIAL" | "FAILED";
+
+/** What a sync did (or, in a dry run, would do). */
+export interface SyncCounts {
+  /** Guests seen in lists that came back. */
+  seen: number;
+  added: number;
+  changed: number;
+  /** Tombstoned guests seen again. */
+  restored: number;
+  removed: number;
+  unchanged: number;
+  /** Inventory rows inserted, updated or deleted (0 for a dry run or an unchanged source). */
+  rowsWritten: number;
+}
+
+/** A progress event of a running sync, JSON-safe (GraphQL subscription `syncProgress`). */
+export type SyncProgressEvent =
+  | { type: "started"; connectionId: string; syncRunId: string; dryRun: boolean }
+  | { type: "phase"; phase: SyncPhase }
+  | { type: "list"; key: string; status: "ok" | "skipped"; count?: number; reason?: string }
+  | { type: "counts"; counts: SyncCounts }
+  | { type: "guard"; known: number; present: number; message: string }
+  | { type: "finished"; outcome: SyncRunOutcome; counts: SyncCounts; message: string }
+  | { type: "failed"; errorClass: string; message: string };

@@ -1,0 +1,27 @@
+/** Whether removals may proceed, and the message when they may not (SPEC §3 "the guard"). */
+export interface GuardDecision {
+  /** Known (not removed) items in the lists that came back. */
+  known: number;
+  /** Of those, how many were seen in this sync. */
+  present: number;
+  allowsRemoval: boolean;
+  /** Set when the guard fired. */
+  message?: string;
+}
+
+/**
+ * The guard: when fewer than half of the known items in the lists that came back are present,
+ * remove nothing. `noun` names the items in the message ("guests", "edge gateways").
+ */
+export function decideGuard(known: number, present: number, noun = "guests"): GuardDecision {
+  // TRAP: SPEC §3 — without it a source answering with an almost empty list wipes the inventory.
+  if (known > 0 && present * 2 < known) {
+    return {
+      known,
+      present,
+      allowsRemoval: false,
+      message: `Removal suppressed: only ${present} of ${known} known ${noun} in the lists that came back were present (fewer than half)`,
+    };
+  }
+  return { known, present, allowsRemoval: true };
+}

@@ -1,0 +1,23 @@
+export { canonicalJson } from "./canonical-json.ts";
+export {
+  diffVm,
+  type FieldChange,
+  summarizeNeutralVm,
+  type VmDiff,
+  type VmSummary,
+} from "./diff.ts";
+export { fingerprintOf, fingerprintVm } from "./fingerprint.ts";
+export { decideGuard, type GuardDecision } from "./guard.ts";
+export { type KeyedPlan, planKeyed, type StoredKeyed } from "./keyed-entities.ts";
+export { effectiveLastSeenAt } from "./last-seen.ts";
+export { normalizeVm } from "./normalize.ts";
+export {
+  type Confirmation,
+  type PlannedWrite,
+  planReconcile,
+  type ReconcilePlan,
+  type StoredVmState,
+  type SuppressedItem,
+} from "./plan.ts";
+export type { PreviewEntry, SyncPreview } from "./preview.ts";
+export { type RunSyncOptions, runSync, type SyncResult } from "./run-sync.ts";

@@ -1,0 +1,14 @@
+/**
+ * When a guest was last seen. The engine writes nothing for an unchanged guest, so its stored
+ * lastSeenAt only moves when the row is written; a CONFIRMED row was, by construction, seen by
+ * the connection's last completed sync (every unseen row leaves CONFIRMED in that sync).
+ */
+export function effectiveLastSeenAt(
+  vm: { confirmation: string; lastSeenAt: Date; removedAt: Date | null },
+  connection: { lastSuccessAt: Date | null },
+): Date {
+  if (vm.confirmation !== "CONFIRMED" || vm.removedAt || !connection.lastSuccessAt) {
+    return vm.lastSeenAt;
+  }
+  return new Date(Math.max(connection.lastSuccessAt.getTime(), vm.lastSeenAt.getTime()));
+}

@@ -1,0 +1,34 @@
+import type { NeutralIp, NeutralVm } from "@hyperlens/shared";
+
+const byKey = <T extends { key: string }>(a: T, b: T) =>
+  a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+
+/** The identity of an address row: the database allows one per (vm, address, interface). */
+export function ipIdentity(ip: Pick<NeutralIp, "address" | "interfaceName">): string {
+  return `${ip.address}|${ip.interfaceName ?? ""}`;
+}
+
+function uniqueBy<T>(items: T[], identity: (item: T) => string): T[] {
+  const seen = new Map<string, T>();
+  for (const item of items) if (!seen.has(identity(item))) seen.set(identity(item), item);
+  return [...seen.values()];
+}
+
+/**
+ * A VM in one canonical form: children sorted and de-duplicated by their database keys, MACs
+ * lower-case, tags sorted. Two reads of an unchanged guest normalize to equal records.
+ */
+export function normalizeVm(vm: NeutralVm): NeutralVm {
+  return {
+    ...vm,
+    tags: [...new Set(vm.tags)].sort(),
+    nics: uniqueBy(vm.nics, (nic) => nic.key)
+      .map((nic) => (nic.mac ? { ...nic, mac: nic.mac.toLowerCase() } : nic))
+      .sort(byKey),
+    // TRAP: SPEC §10 — one address per (vm, address, interface); a duplicate would abort the chunk.
+    ips: uniqueBy(vm.ips, ipIdentity).sort((a, b) =>
+      ipIdentity(a) < ipIdentity(b) ? -1 : ipIdentity(a) > ipIdentity(b) ? 1 : 0,
+    ),
+    disks: uniqueBy(vm.disks, (disk) => disk.key).sort(byKey),
+  };
+}

@@ -1,0 +1,359 @@
+import type { Prisma, PrismaClient } from "@hyperlens/db";
+import type {
+  JsonObject,
+  SourceSnapshot,
+  SyncCounts,
+  SyncProgressEvent,
+  SyncRunOutcome,
+} from "@hyperlens/shared";
+import { diffWrite } from "./changes.ts";
+import { EDGE_GATEWAY_TABLE, NODE_TABLE, planKeyed, writeKeyed } from "./keyed-entities.ts";
+import {
+  planReconcile,
+  type ReconcilePlan,
+  SUPPRESSED_NAMES_CAP,
+  type SuppressedItem,
+} from "./plan.ts";
+import { buildPreview, type SyncPreview } from "./preview.ts";
+import { loadPrevious } from "./previous.ts";
+import { chunk } from "./sql.ts";
+import type { WriteContext } from "./write-context.ts";
+import { writeRemovals } from "./write-removals.ts";
+import { VM_CHUNK_SIZE, writeVmChunk } from "./write-vms.ts";
+
+/** Everything one sync of one connection needs. */
+export interface RunSyncOptions {
+  prisma: PrismaClient;
+  connectionId: string;
+  source: "PROXMOX" | "VCD" | "VCENTER";
+  trigger: "SCHEDULE" | "MANUAL" | "API" | "CLI";
+  /** Compute what would change and store it as the run's preview; write no inventory rows. */
+  dryRun?: boolean;
+  correlationId?: string;
+  /** Reads the source (the adapter); may emit its own progress events. */
+  read: (emit: (event: SyncProgressEvent) => void) => Promise<SourceSnapshot>;
+  emit?: (event: SyncProgressEvent) => void;
+  /** The clock (tests). */
+  now?: () => Date;
+}
+
+/** How a sync ended, as stored on its sync_runs row. */
+export interface SyncResult {
+  syncRunId: string;
+  outcome: SyncRunOutcome;
+  counts: SyncCounts;
+  message: string;
+  guardFired: boolean;
+  suppressed: SuppressedItem[];
+  /** Dry runs only. */
+  preview?: SyncPreview;
+  /** FAILED only: the error class ("unreachable", "auth", … or "internal"). */
+  errorClass?: string;
+}
+
+const ZERO: SyncCounts = {
+  seen: 0,
+  added: 0,
+  changed: 0,
+  restored: 0,
+  removed: 0,
+  unchanged: 0,
+  rowsWritten: 0,
+};
+
+// Interactive transactions default to 5 s; a chunk on a slow disk must not be cut off half-way.
+const TX_OPTIONS = { maxWait: 30_000, timeout: 120_000 };
+
+const toJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
+
+function errorClassOf(error: unknown): string {
+  if (error && typeof error === "object" && "errorClass" in error) {
+    const value = (error as { errorClass: unknown }).errorClass;
+    if (typeof value === "string" && value) return value;
+  }
+  return "internal";
+}
+
+function countsOf(plan: ReconcilePlan, removed: number, rowsWritten: number): SyncCounts {
+  const count = (change: string) => plan.writes.filter((w) => w.change === change).length;
+  return {
+    seen: plan.seen.length,
+    added: count("added"),
+    changed: count("changed"),
+    restored: count("restored"),
+    removed,
+    unchanged: plan.unchangedCount,
+    rowsWritten,
+  };
+}
+
+function describe(counts: SyncCounts, suppressed: SuppressedItem[], dryRun: boolean): string {
+  const verb = dryRun ? "would be " : "";
+  const parts = [
+    `${counts.seen} guests seen: ${verb}${counts.added} added, ${counts.changed} changed, ` +
+      `${counts.restored} restored, ${counts.removed} removed, ${counts.unchanged} unchanged.`,
+  ];
+  for (const item of suppressed) {
+    if (item.kind === "list") {
+      const why = item.status === "node_offline" ? "node offline" : "list failed";
+      parts.push(`Skipped ${item.key} (${why}: ${item.reason}).`);
+    } else if (item.kind === "unreported_list") {
+      parts.push(`List ${item.key} was not reported; its ${item.kept} guests were kept.`);
+    } else if (item.kind === "guard") {
+      parts.push(`${item.message}.`);
+    } else {
+      parts.push(`Edge gateways not removed: ${item.reason}.`);
+    }
+  }
+  return parts.join(" ");
+}
+
+/**
+ * Runs one sync of a connection: records a sync_runs row, reads the source, reconciles the
+ * snapshot against the database (the only place that does), and records the outcome on the run
+ * and the connection. Never throws for a failed read: that is a FAILED run.
+ */
+export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
+  const { prisma, connectionId, dryRun = false } = options;
+  const clock = options.now ?? (() => new Date());
+  const emit = (event: SyncProgressEvent) => {
+    try {
+      options.emit?.(event);
+    } catch {
+      // A listener failing must not fail the sync.
+    }
+  };
+  const connection = await prisma.connection.findUniqueOrThrow({
+    where: { id: connectionId },
+    select: { lastSuccessAt: true },
+  });
+  const startedAt = clock();
+  const run = await prisma.syncRun.create({
+    data: {
+      connectionId,
+      trigger: options.trigger,
+      isDryRun: dryRun,
+      correlationId: options.correlationId ?? crypto.randomUUID(),
+      startedAt,
+    },
+  });
+  emit({ type: "started", connectionId, syncRunId: run.id, dryRun });
+  const ctx: WriteContext = {
+    connectionId,
+    source: options.source,
+    syncRunId: run.id,
+    now: startedAt,
+    previousSuccessAt: connection.lastSuccessAt,
+  };
+
+  let snapshot: SourceSnapshot;
+  try {
+    emit({ type: "phase", phase: "reading" });
+    snapshot = await options.read(emit);
+    return await reconcile(options, ctx, snapshot, emit, clock);
+  } catch (error) {
+    const errorClass = errorClassOf(error);
+    const message = error instanceof Error ? error.message : String(error);
+    const finishedAt = clock();
+    await prisma.syncRun.update({
+      where: { id: run.id },
+      data: { outcome: "FAILED", finishedAt, counts: toJson(ZERO), message, errorClass },
+    });
+    if (!dryRun) {
+      await prisma.connection.update({
+        where: { id: connectionId },
+        data: {
+          lastSyncAt: finishedAt,
+          lastSyncOutcome: "FAILED",
+          lastSyncMessage: message,
+          lastSyncCounts: toJson(ZERO),
+          consecutiveFailures: { increment: 1 },
+          lastErrorClass: errorClass,
+        },
+      });
+    }
+    emit({ type: "failed", errorClass, message });
+    return {
+      syncRunId: run.id,
+      outcome: "FAILED",
+      counts: ZERO,
+      message,
+      guardFired: false,
+      suppressed: [],
+      errorClass,
+    };
+  }
+}
+
+async function reconcile(
+  options: RunSyncOptions,
+  ctx: WriteContext,
+  snapshot: SourceSnapshot,
+  emit: (event: SyncProgressEvent) => void,
+  clock: () => Date,
+): Promise<SyncResult> {
+  const { prisma, connectionId, dryRun = false } = options;
+  for (const list of snapshot.lists) {
+    emit(
+      list.status === "ok"
+        ? { type: "list", key: list.key, status: "ok", count: list.vms.length }
+        : { type: "list", key: list.key, status: "skipped", reason: list.reason },
+    );
+  }
+  emit({ type: "phase", phase: "reconciling" });
+  const stored = await prisma.virtualMachine.findMany({
+    where: { connectionId },
+    select: {
+      id: true,
+      externalId: true,
+      listKey: true,
+      name: true,
+      fingerprint: true,
+      confirmation: true,
+      removedAt: true,
+    },
+  });
+  const plan = planReconcile(
+    stored.map(({ removedAt, ...row }) => ({ ...row, isRemoved: removedAt !== null })),
+    snapshot.lists,
+  );
+  const suppressed = [...plan.suppressed];
+  if (plan.guard.message) {
+    emit({
+      type: "guard",
+      known: plan.guard.known,
+      present: plan.guard.present,
+      message: plan.guard.message,
+    });
+  }
+
+  let rowsWritten = 0;
+  let preview: SyncPreview | undefined;
+  let guardFired = !plan.guard.allowsRemoval;
+  if (dryRun) {
+    const changed = plan.writes.filter((w) => w.stored && w.isContentChanged);
+    const previous = new Map();
+    for (const part of chunk(changed, VM_CHUNK_SIZE)) {
+      const loaded = await loadPrevious(
+        prisma,
+        part.flatMap((w) => (w.stored ? [w.stored.id] : [])),
+      );
+      for (const [id, vm] of loaded) previous.set(id, vm);
+    }
+    preview = buildPreview(plan, (write) => {
+      const diff = diffWrite(write, write.stored ? previous.get(write.stored.id) : undefined);
+      const changes: JsonObject = { ...diff.moved, ...diff.changed };
+      return changes;
+    });
+  } else {
+    rowsWritten += await reconcileEntities(prisma, ctx, snapshot, suppressed);
+    guardFired ||= suppressed.some((item) => item.kind === "guard" && item.subject !== "guests");
+    for (const part of chunk(plan.writes, VM_CHUNK_SIZE)) {
+      // TRAP: SPEC §3 step 5 — upserts commit before any removal, so a moved guest is never removed.
+      rowsWritten += await prisma.$transaction((tx) => writeVmChunk(tx, ctx, part), TX_OPTIONS);
+      emit({ type: "counts", counts: countsOf(plan, 0, rowsWritten) });
+    }
+    if (plan.removals.length || plan.confirmations.length) {
+      rowsWritten += await prisma.$transaction(
+        (tx) => writeRemovals(tx, ctx, plan.removals, plan.confirmations),
+        TX_OPTIONS,
+      );
+    }
+  }
+
+  emit({ type: "phase", phase: "recording" });
+  const counts = countsOf(plan, plan.removals.length, rowsWritten);
+  emit({ type: "counts", counts });
+  const outcome: SyncRunOutcome = suppressed.length || guardFired ? "PARTIAL" : "SUCCESS";
+  const message = describe(counts, suppressed, dryRun);
+  const finishedAt = clock();
+  await prisma.syncRun.update({
+    where: { id: ctx.syncRunId },
+    data: {
+      outcome,
+      finishedAt,
+      counts: toJson(counts),
+      guardFired,
+      suppressed: toJson(suppressed),
+      preview: preview ? toJson(preview) : undefined,
+      message,
+    },
+  });
+  // A preview changes nothing, the connection's health included.
+  if (!dryRun) {
+    await prisma.connection.update({
+      where: { id: connectionId },
+      data: {
+        lastSyncAt: finishedAt,
+        lastSyncOutcome: outcome,
+        lastSyncMessage: message,
+        lastSyncCounts: toJson(counts),
+        // The run's start: every row it confirmed was seen at or after this instant.
+        lastSuccessAt: ctx.now,
+        consecutiveFailures: 0,
+        lastErrorClass: null,
+      },
+    });
+  }
+  emit({ type: "finished", outcome, counts, message });
+  return { syncRunId: ctx.syncRunId, outcome, counts, message, guardFired, suppressed, preview };
+}
+
+/** Nodes and edge gateways, in one transaction before the guests. */
+async function reconcileEntities(
+  prisma: PrismaClient,
+  ctx: WriteContext,
+  snapshot: SourceSnapshot,
+  suppressed: SuppressedItem[],
+): Promise<number> {
+  const select = { id: true, externalId: true, name: true, fingerprint: true, removedAt: true };
+  const where = { connectionId: ctx.connectionId };
+  const nodes = snapshot.nodes
+    ? planKeyed(
+        await prisma.hypervisorNode.findMany({ where, select }),
+        snapshot.nodes,
+        true,
+        "nodes",
+      )
+    : undefined;
+  const gateways = snapshot.edgeGateways
+    ? planKeyed(
+        await prisma.edgeGateway.findMany({ where, select }),
+        snapshot.edgeGateways.items,
+        snapshot.edgeGateways.isComplete,
+        "edge gateways",
+      )
+    : undefined;
+  if (snapshot.edgeGateways && !snapshot.edgeGateways.isComplete) {
+    suppressed.push({
+      kind: "edge_gateways",
+      reason: snapshot.edgeGateways.reason ?? "the list was not read completely",
+    });
+  }
+  for (const [subject, plan] of [
+    ["nodes", nodes],
+    ["edge gateways", gateways],
+  ] as const) {
+    if (plan?.suppressedRemovals.length) {
+      suppressed.push({
+        kind: "guard",
+        subject,
+        known: plan.guard.known,
+        present: plan.guard.present,
+        message: plan.guard.message ?? "",
+        total: plan.suppressedRemovals.length,
+        items: plan.suppressedRemovals
+          .slice(0, SUPPRESSED_NAMES_CAP)
+          .map((row) => ({ externalId: row.externalId, name: row.name })),
+      });
+    }
+  }
+  const hasWork = [nodes, gateways].some((p) => p && (p.writes.length || p.removals.length));
+  if (!hasWork) return 0;
+  return prisma.$transaction(async (tx) => {
+    let written = 0;
+    if (nodes) written += await writeKeyed(tx, ctx, NODE_TABLE, nodes);
+    if (gateways) written += await writeKeyed(tx, ctx, EDGE_GATEWAY_TABLE, gateways);
+    return written;
+  }, TX_OPTIONS);
+}

@@ -1,0 +1,9 @@
+/** What every write of one sync shares. */
+export interface WriteContext {
+  connectionId: string;
+  source: "PROXMOX" | "VCD" | "VCENTER";
+  syncRunId: string;
+  now: Date;
+  /** When the previous completed sync ran: the last time CONFIRMED rows were seen. */
+  previousSuccessAt: Date | null;
+}

@@ -1,0 +1,250 @@
+import { randomUUID } from "node:crypto";
+import type { IpAddress, Prisma } from "@hyperlens/db";
+import type { NeutralDisk, NeutralIp, NeutralNic } from "@hyperlens/shared";
+import { diffWrite, eventsOfWrite, type PlannedEvent } from "./changes.ts";
+import { ipIdentity } from "./normalize.ts";
+import type { PlannedWrite } from "./plan.ts";
+import { loadPrevious, type PreviousVm } from "./previous.ts";
+import { bigintParam, insertRows, Params, textArrayParam, uuidList } from "./sql.ts";
+import type { WriteContext } from "./write-context.ts";
+
+/** Guests per transaction: 25 parameters each keeps one upsert far under the 65,535 limit. */
+export const VM_CHUNK_SIZE = 500;
+
+const VM_COLUMNS: [string, string, (w: PlannedWrite) => unknown][] = [
+  ["externalId", "text", (w) => w.vm.externalId],
+  ["listKey", "text", (w) => w.listKey],
+  ["name", "text", (w) => w.vm.name],
+  ["kind", '"GuestKind"', (w) => w.vm.kind],
+  ["state", '"PowerState"', (w) => w.vm.state],
+  ["cpuCount", "int", (w) => w.vm.cpuCount ?? null],
+  ["memoryBytes", "bigint", (w) => bigintParam(w.vm.memoryBytes)],
+  ["diskTotalBytes", "bigint", (w) => bigintParam(w.vm.diskTotalBytes)],
+  ["guestOs", "text", (w) => w.vm.guestOs ?? null],
+  ["isTemplate", "boolean", (w) => w.vm.isTemplate],
+  ["tags", "text[]", (w) => textArrayParam(w.vm.tags)],
+  ["nodeName", "text", (w) => w.vm.location.nodeName],
+  ["clusterName", "text", (w) => w.vm.location.clusterName],
+  ["datacenterName", "text", (w) => w.vm.location.datacenterName],
+  ["hostName", "text", (w) => w.vm.location.hostName],
+  ["orgName", "text", (w) => w.vm.location.orgName],
+  ["vdcName", "text", (w) => w.vm.location.vdcName],
+  ["vappName", "text", (w) => w.vm.location.vappName],
+  ["details", "jsonb", (w) => JSON.stringify(w.vm.details)],
+  ["fingerprint", "text", (w) => w.fingerprint],
+  ["backingVcenterId", "text", (w) => w.vm.backing?.vcenterId],
+  ["backingMoref", "text", (w) => w.vm.backing?.moref],
+];
+
+const UPDATED = VM_COLUMNS.map(([name]) => `"${name}" = EXCLUDED."${name}"`).join(", ");
+
+/**
+ * Upserts guests in one statement. The WHERE makes an unchanged, confirmed, live row a no-op even
+ * if it reaches the statement; RETURNING lists only rows actually written.
+ */
+async function upsertVms(
+  db: Prisma.TransactionClient,
+  ctx: WriteContext,
+  writes: PlannedWrite[],
+): Promise<Map<string, string>> {
+  const params = new Params();
+  const connection = params.add(ctx.connectionId, "uuid");
+  const source = params.add(ctx.source, '"ConnectionKind"');
+  const now = params.add(ctx.now.toISOString(), "timestamptz");
+  const tuples = writes.map((w) => {
+    const cells = VM_COLUMNS.map(([, cast, value]) => params.add(value(w) ?? null, cast));
+    const id = params.add(w.stored?.id ?? randomUUID(), "uuid");
+    return `(${id},${connection},${source},${cells.join(",")},'CONFIRMED',${now},${now},${now})`;
+  });
+  const names = VM_COLUMNS.map(([name]) => `"${name}"`).join(",");
+  const rows = await db.$queryRawUnsafe<{ id: string; externalId: string }[]>(
+    `INSERT INTO virtual_machines ("id","connectionId","source",${names},"confirmation","firstSeenAt","lastSeenAt","changedAt")
+     VALUES ${tuples.join(",")}
+     ON CONFLICT ("connectionId","externalId") DO UPDATE SET ${UPDATED},
+       "confirmation" = 'CONFIRMED',
+       "lastSeenAt" = EXCLUDED."lastSeenAt",
+       "changedAt" = CASE WHEN virtual_machines."fingerprint" IS DISTINCT FROM EXCLUDED."fingerprint"
+         THEN EXCLUDED."changedAt" ELSE virtual_machines."changedAt" END,
+       "removedAt" = NULL, "removedBySyncId" = NULL, "removedReason" = NULL
+     WHERE virtual_machines."fingerprint" IS DISTINCT FROM EXCLUDED."fingerprint"
+        OR virtual_machines."removedAt" IS NOT NULL
+        OR virtual_machines."confirmation" <> 'CONFIRMED'
+     RETURNING "id", "externalId"`,
+    ...params.values,
+  );
+  return new Map(rows.map((row) => [row.externalId, row.id]));
+}
+
+interface IpRow extends NeutralIp {
+  vmId: string;
+  lastConfirmedAt: Date;
+}
+
+/**
+ * The AGENT addresses a silent agent leaves as last-known (SPEC §10). If they were live until
+ * now and the guest was confirmed by the previous sync, that sync is when they were last seen.
+ */
+function lastKnownAgentIps(
+  ctx: WriteContext,
+  vmId: string,
+  previous: PreviousVm,
+  fresh: NeutralIp[],
+): IpRow[] {
+  const freshIds = new Set(fresh.map(ipIdentity));
+  return previous.ips
+    .filter((ip) => ip.origin === "AGENT" && !freshIds.has(ipIdentity(ip)))
+    .map((ip: IpAddress) => {
+      const wasLive = ip.lastConfirmedAt >= previous.changedAt;
+      const seenLater =
+        wasLive && previous.confirmation === "CONFIRMED" && ctx.previousSuccessAt
+          ? new Date(Math.max(ip.lastConfirmedAt.getTime(), ctx.previousSuccessAt.getTime()))
+          : ip.lastConfirmedAt;
+      return {
+        vmId,
+        address: ip.address,
+        prefixLength: ip.prefixLength ?? undefined,
+        origin: "AGENT",
+        interfaceName: ip.interfaceName,
+        nicKey: ip.nicKey ?? undefined,
+        isAccepted: ip.isAccepted,
+        rejectReason: ip.rejectReason ?? undefined,
+        lastConfirmedAt: seenLater,
+      };
+    });
+}
+
+/** Replaces the NICs, IPs and disks of rewritten guests; returns rows written. */
+async function replaceChildren(
+  db: Prisma.TransactionClient,
+  ctx: WriteContext,
+  rewritten: { write: PlannedWrite; id: string; previous?: PreviousVm }[],
+): Promise<number> {
+  if (rewritten.length === 0) return 0;
+  const ids = rewritten.map((r) => r.id);
+  let written = 0;
+  for (const table of ["nics", "ip_addresses", "disks"]) {
+    const params = new Params();
+    written += await db.$executeRawUnsafe(
+      `DELETE FROM ${table} WHERE "vmId" IN ${uuidList(params, ids)}`,
+      ...params.values,
+    );
+  }
+  const nics: (NeutralNic & { vmId: string })[] = [];
+  const disks: (NeutralDisk & { vmId: string })[] = [];
+  const ips: IpRow[] = [];
+  for (const { write, id, previous } of rewritten) {
+    for (const nic of write.vm.nics) nics.push({ ...nic, vmId: id });
+    for (const disk of write.vm.disks) disks.push({ ...disk, vmId: id });
+    for (const ip of write.vm.ips) ips.push({ ...ip, vmId: id, lastConfirmedAt: ctx.now });
+    // TRAP: SPEC §10 last-known IPs — without it a stopped VM loses the addresses it had.
+    if (!write.vm.ipsFromGuestAreLive && previous) {
+      ips.push(...lastKnownAgentIps(ctx, id, previous, write.vm.ips));
+    }
+  }
+  const uuid = () => randomUUID();
+  written += await insertRows(
+    db,
+    "nics",
+    [
+      { name: "id", cast: "uuid", value: uuid },
+      { name: "vmId", cast: "uuid", value: (n) => n.vmId },
+      { name: "key", cast: "text", value: (n) => n.key },
+      { name: "mac", cast: "text", value: (n) => n.mac },
+      { name: "network", cast: "text", value: (n) => n.network },
+      { name: "model", cast: "text", value: (n) => n.model },
+      { name: "isConnected", cast: "boolean", value: (n) => n.isConnected },
+      { name: "vlan", cast: "int", value: (n) => n.vlan },
+    ],
+    nics,
+  );
+  written += await insertRows(
+    db,
+    "disks",
+    [
+      { name: "id", cast: "uuid", value: uuid },
+      { name: "vmId", cast: "uuid", value: (d) => d.vmId },
+      { name: "key", cast: "text", value: (d) => d.key },
+      { name: "capacityBytes", cast: "bigint", value: (d) => bigintParam(d.capacityBytes) },
+      { name: "storage", cast: "text", value: (d) => d.storage },
+      { name: "busType", cast: "text", value: (d) => d.busType },
+    ],
+    disks,
+  );
+  written += await insertRows(
+    db,
+    "ip_addresses",
+    [
+      { name: "id", cast: "uuid", value: uuid },
+      { name: "vmId", cast: "uuid", value: (i) => i.vmId },
+      { name: "nicKey", cast: "text", value: (i) => i.nicKey },
+      { name: "address", cast: "text", value: (i) => i.address },
+      { name: "prefixLength", cast: "int", value: (i) => i.prefixLength },
+      { name: "origin", cast: '"IpOrigin"', value: (i) => i.origin },
+      { name: "interfaceName", cast: "text", value: (i) => i.interfaceName ?? "" },
+      { name: "isAccepted", cast: "boolean", value: (i) => i.isAccepted },
+      { name: "rejectReason", cast: "text", value: (i) => i.rejectReason },
+      {
+        name: "lastConfirmedAt",
+        cast: "timestamptz",
+        value: (i) => i.lastConfirmedAt.toISOString(),
+      },
+    ],
+    ips,
+    'ON CONFLICT ("vmId","address","interfaceName") DO NOTHING',
+  );
+  return written;
+}
+
+/** Inserts history events in bulk; returns rows written. */
+export async function insertEvents(
+  db: Prisma.TransactionClient,
+  ctx: WriteContext,
+  events: (PlannedEvent & { vmId: string })[],
+): Promise<number> {
+  return insertRows(
+    db,
+    "vm_events",
+    [
+      { name: "id", cast: "uuid", value: () => randomUUID() },
+      { name: "vmId", cast: "uuid", value: (e) => e.vmId },
+      { name: "syncRunId", cast: "uuid", value: () => ctx.syncRunId },
+      { name: "at", cast: "timestamptz", value: () => ctx.now.toISOString() },
+      { name: "type", cast: '"VmEventType"', value: (e) => e.type },
+      { name: "changes", cast: "jsonb", value: (e) => JSON.stringify(e.changes) },
+    ],
+    events,
+  );
+}
+
+/**
+ * Writes one chunk of guests — rows, children and events — inside the caller's transaction, so
+ * a crash never leaves a guest without its NICs. Returns rows written.
+ */
+export async function writeVmChunk(
+  db: Prisma.TransactionClient,
+  ctx: WriteContext,
+  writes: PlannedWrite[],
+): Promise<number> {
+  if (writes.length === 0) return 0;
+  const previous = await loadPrevious(
+    db,
+    writes.flatMap((w) => (w.stored && w.isContentChanged ? [w.stored.id] : [])),
+  );
+  const written = await upsertVms(db, ctx, writes);
+  const rewritten: { write: PlannedWrite; id: string; previous?: PreviousVm }[] = [];
+  const events: (PlannedEvent & { vmId: string })[] = [];
+  for (const write of writes) {
+    const id = written.get(write.vm.externalId);
+    if (!id) continue;
+    const before = write.stored ? previous.get(write.stored.id) : undefined;
+    if (write.isContentChanged) rewritten.push({ write, id, previous: before });
+    for (const event of eventsOfWrite(write, diffWrite(write, before))) {
+      events.push({ ...event, vmId: id });
+    }
+  }
+  return (
+    written.size +
+    (await replaceChildren(db, ctx, rewritten)) +
+    (await insertEvents(db, ctx, events))
+  );
+}
