@@ -5,6 +5,7 @@ import type { Config } from "./config.ts";
 import type { AppServices } from "./context.ts";
 import { startServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createSyncEvents } from "./services/sync-events.ts";
 import { hasAnyUser } from "./services/users.ts";
 
 /** A running Hyperlens and how to stop it. */
@@ -33,6 +34,7 @@ export async function createServices(config: Config, logger: Logger): Promise<Ap
     logger,
     sessionPolicy: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
     setupTokens: new SetupTokens(),
+    events: createSyncEvents(),
   };
 }
 

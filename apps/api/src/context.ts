@@ -3,6 +3,7 @@ import type { SessionPolicy } from "./auth/sessions.ts";
 import type { SetupTokens } from "./auth/setup-token.ts";
 import type { Viewer } from "./auth/viewer.ts";
 import type { Logger } from "./logger.ts";
+import type { SyncEvents } from "./services/sync-events.ts";
 
 /** Long-lived dependencies of the server, built once at start-up. */
 export interface AppServices {
@@ -12,6 +13,7 @@ export interface AppServices {
   logger: Logger;
   sessionPolicy: SessionPolicy;
   setupTokens: SetupTokens;
+  events: SyncEvents;
 }
 
 /** Per-request GraphQL context. */

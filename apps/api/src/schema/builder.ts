@@ -17,7 +17,7 @@ export const builder = new SchemaBuilder<{
   PrismaTypes: PothosPrismaTypes;
   AuthScopes: CapabilityScopes & { signedIn: boolean; user: boolean };
   DefaultFieldNullability: false;
-  Scalars: { DateTime: { Input: Date; Output: Date } };
+  Scalars: { DateTime: { Input: Date; Output: Date }; JSON: { Input: never; Output: unknown } };
 }>({
   defaultFieldNullability: false,
   plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin],

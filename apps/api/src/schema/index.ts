@@ -6,8 +6,10 @@ import "./auth.ts";
 import "./api-token.ts";
 import "./user.ts";
 import "./connection.ts";
+import "./sync-run.ts";
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});
 
 export const schema = builder.toSchema({ sortSchema: true });

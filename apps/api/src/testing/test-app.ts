@@ -7,6 +7,7 @@ import { type Config, loadConfig } from "../config.ts";
 import type { AppServices } from "../context.ts";
 import { startServer } from "../http/server.ts";
 import { createLogger } from "../logger.ts";
+import { createSyncEvents } from "../services/sync-events.ts";
 import { createUser } from "../services/users.ts";
 
 export interface GraphqlResponse<T = Record<string, unknown>> {
@@ -51,6 +52,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     logger: createLogger("debug", (line) => logLines.push(line)),
     sessionPolicy: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
     setupTokens: new SetupTokens(),
+    events: createSyncEvents(),
   };
   const server = await startServer(services, config);
   const graphql = async <T>(

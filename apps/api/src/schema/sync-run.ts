@@ -1,0 +1,240 @@
+// Sync runs (history), Test and Sync, and live sync progress.
+import type { SyncCounts } from "@hyperlens/shared";
+import { MANAGE_CAPABILITY } from "@hyperlens/shared";
+import { encodeGlobalID } from "@pothos/plugin-relay";
+import { GraphQLError } from "graphql";
+import type { Context } from "../context.ts";
+import { syncConnection, testConnection } from "../services/connection-runner.ts";
+import { NotFoundError } from "../services/errors.ts";
+import type { SyncProgress } from "../services/sync-events.ts";
+import { builder } from "./builder.ts";
+import { ConnectionNode, SyncOutcomeEnum } from "./connection.ts";
+
+builder.scalarType("JSON", {
+  description: "Any JSON value (source-specific details, previews).",
+  serialize: (value) => value,
+  parseValue: () => {
+    throw new GraphQLError("JSON values are output only.");
+  },
+});
+
+const SyncTriggerEnum = builder.enumType("SyncTrigger", {
+  values: ["SCHEDULE", "MANUAL", "API", "CLI"] as const,
+});
+
+const SyncCountsRef = builder.objectRef<SyncCounts>("SyncCounts").implement({
+  description: "What a sync did (or, in a dry run, would do).",
+  fields: (t) => ({
+    seen: t.exposeInt("seen"),
+    added: t.exposeInt("added"),
+    changed: t.exposeInt("changed"),
+    restored: t.exposeInt("restored"),
+    removed: t.exposeInt("removed"),
+    unchanged: t.exposeInt("unchanged"),
+    rowsWritten: t.exposeInt("rowsWritten"),
+  }),
+});
+
+const ZERO_COUNTS: SyncCounts = {
+  seen: 0,
+  added: 0,
+  changed: 0,
+  restored: 0,
+  removed: 0,
+  unchanged: 0,
+  rowsWritten: 0,
+};
+
+export const SyncRunNode = builder.prismaNode("SyncRun", {
+  id: { field: "id" },
+  description: "One sync of one connection: when, why, how it ended, what it did and did not do.",
+  authScopes: { VIEW_INVENTORY: true },
+  fields: (t) => ({
+    connection: t.relation("connection"),
+    trigger: t.field({ type: SyncTriggerEnum, resolve: (run) => run.trigger }),
+    isDryRun: t.exposeBoolean("isDryRun"),
+    correlationId: t.exposeString("correlationId"),
+    startedAt: t.expose("startedAt", { type: "DateTime" }),
+    finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),
+    outcome: t.field({ type: SyncOutcomeEnum, resolve: (run) => run.outcome }),
+    counts: t.field({
+      type: SyncCountsRef,
+      resolve: (run) => ({ ...ZERO_COUNTS, ...(run.counts as Partial<SyncCounts>) }),
+    }),
+    guardFired: t.exposeBoolean("guardFired"),
+    suppressed: t.field({
+      type: "JSON",
+      description: "What the run did not do and why: skipped lists, removals the guard suppressed.",
+      resolve: (run) => run.suppressed,
+    }),
+    preview: t.field({
+      type: "JSON",
+      nullable: true,
+      description: "Dry runs: what would be added, changed, restored and removed.",
+      resolve: (run) => run.preview,
+    }),
+    message: t.exposeString("message", { nullable: true }),
+    errorClass: t.exposeString("errorClass", { nullable: true }),
+  }),
+});
+
+builder.queryField("syncRuns", (t) =>
+  t.prismaConnection({
+    type: SyncRunNode,
+    cursor: "id",
+    authScopes: { VIEW_INVENTORY: true },
+    description: "Sync history, newest first; of one connection when given.",
+    args: { connectionId: t.arg.globalID({ required: false, for: [ConnectionNode] }) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.syncRun.findMany({
+        ...query,
+        where: args.connectionId ? { connectionId: args.connectionId.id } : {},
+        orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      }),
+  }),
+);
+
+const ConnectionTestResult = builder
+  .objectRef<{ ok: boolean; errorClass: string | null; message: string }>("ConnectionTestResult")
+  .implement({
+    description:
+      "The outcome of Test: ok, or the class of error and a message an administrator can act on.",
+    fields: (t) => ({
+      ok: t.exposeBoolean("ok"),
+      errorClass: t.exposeString("errorClass", { nullable: true }),
+      message: t.exposeString("message"),
+    }),
+  });
+
+async function requireManaged(ctx: Context, id: string) {
+  const connection = await ctx.prisma.connection.findUnique({ where: { id } });
+  if (!connection || !ctx.viewer?.capabilities.has(MANAGE_CAPABILITY[connection.kind])) {
+    throw new NotFoundError("No such connection, or you may not manage it.");
+  }
+  return connection;
+}
+
+async function startSync(ctx: Context, connectionId: string, dryRun: boolean, wait: boolean) {
+  const trigger = ctx.viewer?.kind === "API_TOKEN" ? "API" : "MANUAL";
+  const started = syncConnection(ctx, connectionId, { trigger, dryRun });
+  const runId = wait ? (await started.done).syncRunId : await started.syncRunId;
+  return ctx.prisma.syncRun.findUniqueOrThrow({ where: { id: runId } });
+}
+
+builder.mutationFields((t) => ({
+  testConnection: t.field({
+    type: ConnectionTestResult,
+    authScopes: { signedIn: true },
+    description:
+      "Logs in to the hypervisor and reads its node list; reports the real reason on failure.",
+    args: { id: t.arg.globalID({ required: true, for: [ConnectionNode] }) },
+    resolve: async (_root, args, ctx) => {
+      await requireManaged(ctx, args.id.id);
+      return testConnection(ctx, args.id.id);
+    },
+  }),
+  syncConnection: t.prismaField({
+    type: SyncRunNode,
+    authScopes: { VIEW_INVENTORY: true },
+    description:
+      "Starts a sync of one connection and returns its run (RUNNING unless `wait`). A sync already running is joined, never doubled. `dryRun` writes nothing and stores a preview.",
+    args: {
+      id: t.arg.globalID({ required: true, for: [ConnectionNode] }),
+      dryRun: t.arg.boolean({ required: false, defaultValue: false }),
+      wait: t.arg.boolean({ required: false, defaultValue: false }),
+    },
+    resolve: async (_query, _root, args, ctx) => {
+      const exists = await ctx.prisma.connection.count({ where: { id: args.id.id } });
+      if (!exists) throw new NotFoundError("No such connection.");
+      return startSync(ctx, args.id.id, args.dryRun ?? false, args.wait ?? false);
+    },
+  }),
+  syncAll: t.prismaField({
+    type: [SyncRunNode],
+    authScopes: { VIEW_INVENTORY: true },
+    description: "Starts a sync of every active connection (changes no configuration).",
+    resolve: async (_query, _root, _args, ctx) => {
+      const connections = await ctx.prisma.connection.findMany({
+        where: { isActive: true },
+        orderBy: { name: "asc" },
+      });
+      return Promise.all(connections.map((c) => startSync(ctx, c.id, false, false)));
+    },
+  }),
+}));
+
+const SyncProgressRef = builder.objectRef<SyncProgress>("SyncProgress").implement({
+  description: "One step of a running sync.",
+  fields: (t) => ({
+    connectionId: t.id({ resolve: (p) => encodeGlobalID("Connection", p.connectionId) }),
+    syncRunId: t.id({
+      nullable: true,
+      resolve: (p) => (p.syncRunId ? encodeGlobalID("SyncRun", p.syncRunId) : null),
+    }),
+    at: t.exposeString("at"),
+    type: t.string({ resolve: (p) => p.event.type }),
+    phase: t.string({
+      nullable: true,
+      resolve: (p) => (p.event.type === "phase" ? p.event.phase : null),
+    }),
+    listKey: t.string({
+      nullable: true,
+      resolve: (p) => (p.event.type === "list" ? p.event.key : null),
+    }),
+    listStatus: t.string({
+      nullable: true,
+      resolve: (p) => (p.event.type === "list" ? p.event.status : null),
+    }),
+    count: t.int({
+      nullable: true,
+      resolve: (p) => (p.event.type === "list" ? (p.event.count ?? null) : null),
+    }),
+    reason: t.string({
+      nullable: true,
+      resolve: (p) => (p.event.type === "list" ? (p.event.reason ?? null) : null),
+    }),
+    counts: t.field({
+      type: SyncCountsRef,
+      nullable: true,
+      resolve: (p) =>
+        p.event.type === "counts" || p.event.type === "finished" ? p.event.counts : null,
+    }),
+    outcome: t.string({
+      nullable: true,
+      resolve: (p) => (p.event.type === "finished" ? p.event.outcome : null),
+    }),
+    message: t.string({
+      nullable: true,
+      resolve: (p) =>
+        p.event.type === "finished" || p.event.type === "failed" || p.event.type === "guard"
+          ? p.event.message
+          : null,
+    }),
+    errorClass: t.string({
+      nullable: true,
+      resolve: (p) => (p.event.type === "failed" ? p.event.errorClass : null),
+    }),
+    guardKnown: t.int({
+      nullable: true,
+      resolve: (p) => (p.event.type === "guard" ? p.event.known : null),
+    }),
+    guardPresent: t.int({
+      nullable: true,
+      resolve: (p) => (p.event.type === "guard" ? p.event.present : null),
+    }),
+  }),
+});
+
+builder.subscriptionField("syncProgress", (t) =>
+  t.field({
+    type: SyncProgressRef,
+    authScopes: { VIEW_INVENTORY: true },
+    description: "Live progress of syncs: of one connection, or of all when no id is given.",
+    args: { connectionId: t.arg.globalID({ required: false, for: [ConnectionNode] }) },
+    subscribe: (_root, args, ctx) =>
+      args.connectionId
+        ? ctx.events.subscribe("sync:connection", args.connectionId.id)
+        : ctx.events.subscribe("sync:all"),
+    resolve: (progress) => progress,
+  }),
+);

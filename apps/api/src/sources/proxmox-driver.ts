@@ -1,0 +1,38 @@
+import { createProxmoxClient, readProxmoxInventory } from "@hyperlens/proxmox";
+import type { SourceDriver } from "./source-driver.ts";
+
+/** Proxmox VE: API token or user + password (ticket) login; read-only. */
+export const proxmoxDriver: SourceDriver = {
+  open(connection, secret, { logger, correlationId }) {
+    const client = createProxmoxClient({
+      http: {
+        connectionId: connection.id,
+        baseUrl: connection.baseUrl,
+        verifyTls: connection.verifyTls,
+        caPem: connection.caPem,
+        logger,
+        correlationId,
+      },
+      auth: connection.tokenId
+        ? { kind: "token", tokenId: `${connection.username}!${connection.tokenId}`, secret }
+        : { kind: "password", username: connection.username, password: secret },
+    });
+    return {
+      test: async () => {
+        const nodes = await client.nodes();
+        const version = await client.version().catch(() => null);
+        const online = nodes.filter((n) => n.status === "online").length;
+        const release = version ? `Proxmox VE ${version.version}, ` : "";
+        return { summary: `Connected: ${release}${nodes.length} node(s), ${online} online.` };
+      },
+      read: (emit, signal) =>
+        readProxmoxInventory(client, {
+          ...(signal ? { signal } : {}),
+          onProgress: (event) => {
+            if (event.type === "list") emit(event);
+          },
+        }),
+      close: () => client.close(),
+    };
+  },
+};

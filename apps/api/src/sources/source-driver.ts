@@ -1,0 +1,25 @@
+// What the server needs from each kind of hypervisor source: a session that can test the login
+// and read the inventory into the neutral shape. Adding a source means one driver and one line in
+// the registry.
+import type { Connection } from "@hyperlens/db";
+import type { HyperLogger } from "@hyperlens/hyper-http";
+import type { SourceSnapshot, SyncProgressEvent } from "@hyperlens/shared";
+
+/** An open session with one hypervisor connection. */
+export interface SourceSession {
+  /** Logs in and reads something small; throws a HyperError that says what is wrong. */
+  test(): Promise<{ summary: string; privilegeWarning?: string | null }>;
+  /** Reads the whole inventory (SPEC §3–5). */
+  read(emit: (event: SyncProgressEvent) => void, signal?: AbortSignal): Promise<SourceSnapshot>;
+  /** Logs out where the source has sessions (Director, vCenter) and releases connections. */
+  close(): Promise<void>;
+}
+
+/** Opens sessions for one kind of connection. */
+export interface SourceDriver {
+  open(
+    connection: Connection,
+    secret: string,
+    context: { logger: HyperLogger; correlationId: string },
+  ): SourceSession;
+}
