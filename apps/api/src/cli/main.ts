@@ -1,15 +1,20 @@
 // The hyperlens command line: `npm run hyperlens -- <command>` from the repo root.
 import { DatabaseStartupError, openDatabase, SecretKeyFormatError } from "@hyperlens/db";
+import { createServices } from "../app.ts";
 import { ConfigError, loadConfig } from "../config.ts";
-import { ValidationError } from "../services/errors.ts";
+import { createLogger } from "../logger.ts";
+import { NotFoundError, ValidationError } from "../services/errors.ts";
 import { createUser } from "../services/users.ts";
 import { readPassword } from "./read-password.ts";
+import { runSyncCommand } from "./sync-command.ts";
 
 const USAGE = `Usage: hyperlens <command>
 
 Commands:
   user create <name> [--password-stdin] [--admin]   create a user (asks for the password,
                                                     or reads one line from standard input)
+  sync <connection> | sync --all                    sync one connection (by name) or every
+                                                    active one; exit code 1 if any failed
   migrate                                           apply pending database migrations
 `;
 
@@ -41,10 +46,32 @@ async function migrate() {
   console.log("The database is up to date.");
 }
 
+async function sync(args: string[]) {
+  const all = args.includes("--all");
+  const names = args.filter((a) => a !== "--all");
+  const hasUnknownFlag = names.some((a) => a.startsWith("--"));
+  if (hasUnknownFlag || (all && names.length > 0) || (!all && names.length !== 1)) {
+    throw new UsageError("Give one connection name, or --all.");
+  }
+  const config = loadConfig();
+  const logLevel = config.logLevel === "info" ? "warn" : config.logLevel;
+  const services = await createServices(
+    config,
+    createLogger(logLevel, (line) => process.stderr.write(`${line}\n`)),
+  );
+  try {
+    const ok = await runSyncCommand(services, all ? { all: true } : { name: names[0] ?? "" });
+    if (!ok) process.exitCode = 1;
+  } finally {
+    await services.db.close();
+  }
+}
+
 async function run(argv: string[]) {
   const [command, sub, ...rest] = argv;
   if (command === "user" && sub === "create") return userCreate(rest);
   if (command === "migrate" && sub === undefined) return migrate();
+  if (command === "sync") return sync(argv.slice(1));
   if (command === undefined || command === "help" || command === "--help") {
     console.log(USAGE);
     return;
@@ -53,13 +80,19 @@ async function run(argv: string[]) {
 }
 
 run(process.argv.slice(2)).then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (error: unknown) => {
     if (error instanceof UsageError) {
       console.error(`${error.message}\n\n${USAGE}`);
       process.exit(2);
     }
-    const known = [ConfigError, DatabaseStartupError, SecretKeyFormatError, ValidationError];
+    const known = [
+      ConfigError,
+      DatabaseStartupError,
+      SecretKeyFormatError,
+      ValidationError,
+      NotFoundError,
+    ];
     if (known.some((type) => error instanceof type)) {
       const field = error instanceof ValidationError && error.field ? `${error.field}: ` : "";
       console.error(`${field}${(error as Error).message}`);

@@ -1,0 +1,96 @@
+// The command line as an operator runs it: a real process on a real data directory.
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { generateSecretKeyText } from "@hyperlens/db";
+import { createProxmoxStandin, DEFAULT_TOKEN, type ProxmoxStandin } from "@hyperlens/standins";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServices } from "../app.ts";
+import { loadConfig } from "../config.ts";
+import { createLogger } from "../logger.ts";
+import { saveConnection } from "../services/connections.ts";
+
+const main = path.join(import.meta.dirname, "main.ts");
+
+describe("the hyperlens command", () => {
+  let standin: ProxmoxStandin;
+  let env: Record<string, string>;
+
+  // Asynchronous on purpose: the stand-in runs in this process and must keep answering.
+  function cli(args: string[], input?: string): Promise<{ status: number | null; out: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, ["--import", "tsx", main, ...args], {
+        env: { PATH: process.env.PATH ?? "", ...env },
+      });
+      let out = "";
+      child.stdout.on("data", (chunk) => (out += chunk));
+      child.stderr.on("data", (chunk) => (out += chunk));
+      child.stdin.end(input ?? "");
+      child.on("close", (status) => resolve({ status, out }));
+    });
+  }
+
+  beforeAll(async () => {
+    standin = await createProxmoxStandin({ version: "9.1" });
+    const dataDir = mkdtempSync(path.join(tmpdir(), "hl-cli-"));
+    env = { HYPERLENS_DATA_DIR: dataDir, HYPERLENS_SECRET_KEY: generateSecretKeyText() };
+    const services = await createServices(loadConfig(env), createLogger("silent"));
+    const [user, realmToken] = DEFAULT_TOKEN.id.split("!");
+    const base = {
+      url: standin.url,
+      username: user ?? "",
+      tokenId: realmToken,
+      caPem: standin.caPem,
+    };
+    await saveConnection(
+      services.prisma,
+      services.secrets,
+      "PROXMOX",
+      { ...base, name: "lab", secret: DEFAULT_TOKEN.secret },
+      null,
+    );
+    await saveConnection(
+      services.prisma,
+      services.secrets,
+      "PROXMOX",
+      { ...base, name: "broken", secret: "wrong" },
+      null,
+    );
+    await services.db.close();
+  });
+  afterAll(async () => standin?.close());
+
+  it("creates a user from a password on standard input", async () => {
+    const { status, out } = await cli(
+      ["user", "create", "ops", "--password-stdin"],
+      "a long enough passphrase\n",
+    );
+    expect(out).toContain("Created user ops.");
+    expect(status).toBe(0);
+  });
+
+  it("refuses a weak password with the rule, and a wrong command with the usage", async () => {
+    expect(await cli(["user", "create", "weak", "--password-stdin"], "short\n")).toMatchObject({
+      status: 1,
+      out: expect.stringContaining("password: Use at least 12 characters."),
+    });
+    expect(await cli(["sync"])).toMatchObject({
+      status: 2,
+      out: expect.stringContaining("Usage: hyperlens"),
+    });
+  });
+
+  it("syncs one connection by name and prints a one-line summary", async () => {
+    const { status, out } = await cli(["sync", "lab"]);
+    expect(out).toMatch(/^lab \(PROXMOX\): SUCCESS, \d+ seen, \d+ added, 0 changed, 0 removed$/m);
+    expect(status).toBe(0);
+  });
+
+  it("syncs every active connection and exits non-zero when one failed", async () => {
+    const { status, out } = await cli(["sync", "--all"]);
+    expect(out).toMatch(/^broken \(PROXMOX\): FAILED/m);
+    expect(out).toMatch(/^lab \(PROXMOX\): SUCCESS/m);
+    expect(status).toBe(1);
+  });
+});
