@@ -12,6 +12,16 @@ export interface PreviousVm {
   ips: IpAddress[];
 }
 
+function groupByVm<T extends { vmId: string }>(rows: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(row.vmId);
+    if (group) group.push(row);
+    else groups.set(row.vmId, [row]);
+  }
+  return groups;
+}
+
 const num = (value: bigint | number | null) => (value === null ? null : Number(value));
 
 /** Loads the stored rows and children of the given guests (one query per table). */
@@ -20,10 +30,13 @@ export async function loadPrevious(
   ids: string[],
 ): Promise<Map<string, PreviousVm>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.virtualMachine.findMany({
-    where: { id: { in: ids } },
-    include: { nics: true, ips: true, disks: true },
-  });
+  // One awaited query at a time: Prisma's `include` would run them concurrently on the one
+  // connection of the transaction, which node-postgres deprecates.
+  const where = { vmId: { in: ids } };
+  const rows = await db.virtualMachine.findMany({ where: { id: { in: ids } } });
+  const nics = groupByVm(await db.nic.findMany({ where }));
+  const ips = groupByVm(await db.ipAddress.findMany({ where }));
+  const disks = groupByVm(await db.disk.findMany({ where }));
   return new Map(
     rows.map((row) => [
       row.id,
@@ -31,7 +44,7 @@ export async function loadPrevious(
         id: row.id,
         changedAt: row.changedAt,
         confirmation: row.confirmation,
-        ips: row.ips,
+        ips: ips.get(row.id) ?? [],
         summary: {
           listKey: row.listKey,
           name: row.name,
@@ -54,9 +67,9 @@ export async function loadPrevious(
             row.backingVcenterId && row.backingMoref
               ? `${row.backingVcenterId}/${row.backingMoref}`
               : null,
-          nics: row.nics.map(nicLine).sort(),
-          ips: row.ips.map((ip) => ipLine(ip)).sort(),
-          disks: row.disks
+          nics: (nics.get(row.id) ?? []).map(nicLine).sort(),
+          ips: (ips.get(row.id) ?? []).map((ip) => ipLine(ip)).sort(),
+          disks: (disks.get(row.id) ?? [])
             .map((d) => diskLine({ ...d, capacityBytes: num(d.capacityBytes) }))
             .sort(),
           details: (row.details ?? {}) as JsonObject,

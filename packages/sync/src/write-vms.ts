@@ -5,22 +5,30 @@ import { diffWrite, eventsOfWrite, type PlannedEvent } from "./changes.ts";
 import { ipIdentity } from "./normalize.ts";
 import type { PlannedWrite } from "./plan.ts";
 import { loadPrevious, type PreviousVm } from "./previous.ts";
-import { bigintParam, insertRows, Params, textArrayParam, uuidList } from "./sql.ts";
+import {
+  bigintParam,
+  type Column,
+  insertRows,
+  Params,
+  recordset,
+  textArrayParam,
+  uuidList,
+} from "./sql.ts";
 import type { WriteContext } from "./write-context.ts";
 
-/** Guests per transaction: 25 parameters each keeps one upsert far under the 65,535 limit. */
-export const VM_CHUNK_SIZE = 500;
+/** Guests per transaction: bounds what a crash can roll back and how long a lock is held. */
+export const VM_CHUNK_SIZE = 1000;
 
-const VM_COLUMNS: [string, string, (w: PlannedWrite) => unknown][] = [
+const VM_COLUMNS: Column<PlannedWrite>[] = (<[string, string, (w: PlannedWrite) => unknown][]>[
   ["externalId", "text", (w) => w.vm.externalId],
   ["listKey", "text", (w) => w.listKey],
   ["name", "text", (w) => w.vm.name],
   ["kind", '"GuestKind"', (w) => w.vm.kind],
   ["state", '"PowerState"', (w) => w.vm.state],
-  ["cpuCount", "int", (w) => w.vm.cpuCount ?? null],
+  ["cpuCount", "int", (w) => w.vm.cpuCount],
   ["memoryBytes", "bigint", (w) => bigintParam(w.vm.memoryBytes)],
   ["diskTotalBytes", "bigint", (w) => bigintParam(w.vm.diskTotalBytes)],
-  ["guestOs", "text", (w) => w.vm.guestOs ?? null],
+  ["guestOs", "text", (w) => w.vm.guestOs],
   ["isTemplate", "boolean", (w) => w.vm.isTemplate],
   ["tags", "text[]", (w) => textArrayParam(w.vm.tags)],
   ["nodeName", "text", (w) => w.vm.location.nodeName],
@@ -30,13 +38,16 @@ const VM_COLUMNS: [string, string, (w: PlannedWrite) => unknown][] = [
   ["orgName", "text", (w) => w.vm.location.orgName],
   ["vdcName", "text", (w) => w.vm.location.vdcName],
   ["vappName", "text", (w) => w.vm.location.vappName],
-  ["details", "jsonb", (w) => JSON.stringify(w.vm.details)],
+  ["details", "jsonb", (w) => w.vm.details],
   ["fingerprint", "text", (w) => w.fingerprint],
   ["backingVcenterId", "text", (w) => w.vm.backing?.vcenterId],
   ["backingMoref", "text", (w) => w.vm.backing?.moref],
-];
+  ["id", "uuid", (w) => w.stored?.id ?? randomUUID()],
+]).map(([name, cast, value]) => ({ name, cast, value }));
 
-const UPDATED = VM_COLUMNS.map(([name]) => `"${name}" = EXCLUDED."${name}"`).join(", ");
+const UPDATED = VM_COLUMNS.filter((c) => c.name !== "id")
+  .map((c) => `"${c.name}" = EXCLUDED."${c.name}"`)
+  .join(", ");
 
 /**
  * Upserts guests in one statement. The WHERE makes an unchanged, confirmed, live row a no-op even
@@ -51,15 +62,11 @@ async function upsertVms(
   const connection = params.add(ctx.connectionId, "uuid");
   const source = params.add(ctx.source, '"ConnectionKind"');
   const now = params.add(ctx.now.toISOString(), "timestamptz");
-  const tuples = writes.map((w) => {
-    const cells = VM_COLUMNS.map(([, cast, value]) => params.add(value(w) ?? null, cast));
-    const id = params.add(w.stored?.id ?? randomUUID(), "uuid");
-    return `(${id},${connection},${source},${cells.join(",")},'CONFIRMED',${now},${now},${now})`;
-  });
-  const names = VM_COLUMNS.map(([name]) => `"${name}"`).join(",");
+  const { select, from } = recordset(params, VM_COLUMNS, writes);
+  const names = VM_COLUMNS.map((c) => `"${c.name}"`).join(",");
   const rows = await db.$queryRawUnsafe<{ id: string; externalId: string }[]>(
-    `INSERT INTO virtual_machines ("id","connectionId","source",${names},"confirmation","firstSeenAt","lastSeenAt","changedAt")
-     VALUES ${tuples.join(",")}
+    `INSERT INTO virtual_machines (${names},"connectionId","source","confirmation","firstSeenAt","lastSeenAt","changedAt")
+     SELECT ${select},${connection},${source},'CONFIRMED',${now},${now},${now} FROM ${from}
      ON CONFLICT ("connectionId","externalId") DO UPDATE SET ${UPDATED},
        "confirmation" = 'CONFIRMED',
        "lastSeenAt" = EXCLUDED."lastSeenAt",
@@ -120,9 +127,10 @@ async function replaceChildren(
   rewritten: { write: PlannedWrite; id: string; previous?: PreviousVm }[],
 ): Promise<number> {
   if (rewritten.length === 0) return 0;
-  const ids = rewritten.map((r) => r.id);
+  // A guest inserted just now has no children to delete.
+  const ids = rewritten.flatMap((r) => (r.write.stored ? [r.id] : []));
   let written = 0;
-  for (const table of ["nics", "ip_addresses", "disks"]) {
+  for (const table of ids.length ? ["nics", "ip_addresses", "disks"] : []) {
     const params = new Params();
     written += await db.$executeRawUnsafe(
       `DELETE FROM ${table} WHERE "vmId" IN ${uuidList(params, ids)}`,
@@ -210,7 +218,7 @@ export async function insertEvents(
       { name: "syncRunId", cast: "uuid", value: () => ctx.syncRunId },
       { name: "at", cast: "timestamptz", value: () => ctx.now.toISOString() },
       { name: "type", cast: '"VmEventType"', value: (e) => e.type },
-      { name: "changes", cast: "jsonb", value: (e) => JSON.stringify(e.changes) },
+      { name: "changes", cast: "jsonb", value: (e) => e.changes },
     ],
     events,
   );

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { canonicalJson } from "./canonical-json.ts";
+import { fingerprintVm } from "./fingerprint.ts";
+import { normalizeVm } from "./normalize.ts";
+import { makeVm } from "./test-support.ts";
+
+describe("the fingerprint", () => {
+  it("is the same whatever order the source listed keys, tags and children in", () => {
+    const vm = makeVm(100, {
+      tags: ["b", "a"],
+      nics: [
+        { key: "net1", mac: "AA:00:00:00:00:01" },
+        { key: "net0", mac: "aa:00:00:00:00:00" },
+      ],
+      details: { b: 1, a: { y: 2, x: 1 } },
+    });
+    const reordered = {
+      ...vm,
+      tags: ["a", "b"],
+      nics: [
+        { key: "net0", mac: "AA:00:00:00:00:00" },
+        { mac: "aa:00:00:00:00:01", key: "net1" },
+      ],
+      details: { a: { x: 1, y: 2 }, b: 1 },
+    };
+    expect(fingerprintVm(normalizeVm(vm), "pve1/qemu")).toBe(
+      fingerprintVm(normalizeVm(reordered), "pve1/qemu"),
+    );
+  });
+
+  it("changes when a stored field or the list changes", () => {
+    const vm = normalizeVm(makeVm(100));
+    const base = fingerprintVm(vm, "pve1/qemu");
+    expect(fingerprintVm(vm, "pve2/qemu")).not.toBe(base);
+    expect(fingerprintVm({ ...vm, state: "STOPPED" }, "pve1/qemu")).not.toBe(base);
+    expect(fingerprintVm({ ...vm, ipsFromGuestAreLive: false }, "pve1/qemu")).not.toBe(base);
+    expect(fingerprintVm({ ...vm, details: { raw: { x: 1 } } }, "pve1/qemu")).not.toBe(base);
+  });
+
+  it("canonical JSON sorts keys and drops undefined", () => {
+    expect(canonicalJson({ b: 1, a: undefined, c: [1, { z: 1, y: null }] })).toBe(
+      '{"b":1,"c":[1,{"y":null,"z":1}]}',
+    );
+  });
+
+  it("normalizing keeps one address per (address, interface)", () => {
+    const ip = {
+      address: "10.0.0.1",
+      origin: "AGENT" as const,
+      interfaceName: "eth0",
+      isAccepted: true,
+    };
+    expect(normalizeVm(makeVm(1, { ips: [ip, { ...ip, prefixLength: 24 }] })).ips).toHaveLength(1);
+  });
+});
