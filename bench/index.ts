@@ -1,4 +1,6 @@
 // `npm run bench`: every benchmark, one after another; each prints its own figures.
+import { benchProxmoxSync } from "./proxmox-sync.ts";
 import { benchStartup } from "./startup.ts";
 
 await benchStartup();
+await benchProxmoxSync();

@@ -4,7 +4,12 @@
 import { CONNECTION_KINDS, type ConnectionKind, MANAGE_CAPABILITY } from "@hyperlens/shared";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { Context } from "../context.ts";
-import { type ConnectionInput, deleteConnection, saveConnection } from "../services/connections.ts";
+import {
+  type ConnectionInput,
+  connectionSettings,
+  deleteConnection,
+  saveConnection,
+} from "../services/connections.ts";
 import { NotFoundError, ValidationError } from "../services/errors.ts";
 import { builder } from "./builder.ts";
 
@@ -63,6 +68,11 @@ export const ConnectionNode = builder.prismaNode("Connection", {
       caPem: t.exposeString("caPem", { ...setting, nullable: true }),
       syncIntervalSeconds: t.exposeInt("syncIntervalSeconds", { ...setting, nullable: true }),
       privilegeWarning: t.exposeString("privilegeWarning", { ...setting, nullable: true }),
+      maxConcurrentRequests: t.int({
+        ...setting,
+        nullable: true,
+        resolve: (c) => connectionSettings(c).maxConcurrentRequests,
+      }),
       hasSecret: t.boolean({
         ...setting,
         nullable: true,
@@ -129,6 +139,10 @@ const baseInputFields = (t: PothosInputFields) => ({
   }),
   syncIntervalSeconds: t.int({ required: false }),
   isActive: t.boolean({ required: false }),
+  maxConcurrentRequests: t.int({
+    required: false,
+    description: "Requests in flight at once (1–16, default 4).",
+  }),
 });
 type PothosInputFields = Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0];
 

@@ -27,6 +27,24 @@ export interface ConnectionInput {
   caPem?: string | null;
   syncIntervalSeconds?: number | null;
   isActive?: boolean | null;
+  /** Requests in flight at once to this hypervisor (1–16, default 4). */
+  maxConcurrentRequests?: number | null;
+}
+
+/** Non-secret settings kept in the connection's `settings` JSON. */
+export interface ConnectionSettings {
+  maxConcurrentRequests?: number;
+}
+
+/** Proxmox's API proxy runs 3 workers by default; 4 keeps them busy without queueing much. */
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 4;
+
+/** The settings of a stored connection, with defaults. */
+export function connectionSettings(
+  connection: Pick<Connection, "settings">,
+): Required<ConnectionSettings> {
+  const stored = (connection.settings ?? {}) as ConnectionSettings;
+  return { maxConcurrentRequests: stored.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS };
 }
 
 const USER_AT_REALM = /^[^@\s:]+@[^@\s:]+$/;
@@ -104,6 +122,14 @@ function validate(kind: ConnectionKind, input: ConnectionInput, isNew: boolean):
       `Use a whole number of seconds from ${MIN_SYNC_INTERVAL_SECONDS} to ${MAX_SYNC_INTERVAL_SECONDS}.`,
     ]);
   }
+  const concurrency = input.maxConcurrentRequests;
+  if (
+    concurrency !== null &&
+    concurrency !== undefined &&
+    (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
+  ) {
+    problems.push(["maxConcurrentRequests", "Use a whole number from 1 to 16."]);
+  }
   return problems.map(([field, message]) => ({ field, message }));
 }
 
@@ -142,6 +168,12 @@ export async function saveConnection(
     syncIntervalSeconds:
       input.syncIntervalSeconds ?? existing?.syncIntervalSeconds ?? DEFAULT_SYNC_INTERVAL_SECONDS,
     isActive: input.isActive ?? existing?.isActive ?? true,
+    settings: {
+      ...(existing ? connectionSettings(existing) : {}),
+      ...(input.maxConcurrentRequests
+        ? { maxConcurrentRequests: input.maxConcurrentRequests }
+        : {}),
+    },
   };
   const newSecret = isKeptSecret(input.secret) ? undefined : (input.secret ?? undefined);
   return prisma.$transaction(async (tx) => {

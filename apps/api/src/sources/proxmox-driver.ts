@@ -1,4 +1,5 @@
 import { createProxmoxClient, readProxmoxInventory } from "@hyperlens/proxmox";
+import { connectionSettings } from "../services/connections.ts";
 import type { SourceDriver } from "./source-driver.ts";
 
 /** Proxmox VE: API token or user + password (ticket) login; read-only. */
@@ -12,6 +13,7 @@ export const proxmoxDriver: SourceDriver = {
         caPem: connection.caPem,
         logger,
         correlationId,
+        concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
       },
       auth: connection.tokenId
         ? { kind: "token", tokenId: `${connection.username}!${connection.tokenId}`, secret }
