@@ -1,0 +1,8 @@
+export { mapEdgeGateway, mapEdgeGatewayRecord } from "./map-edge-gateway.ts";
+export { mapVcdVm, nicKey, powerState, type VcdVmContext } from "./map-vm.ts";
+export {
+  readVcdInventory,
+  VCD_VM_LIST_KEY,
+  type VcdReadOptions,
+  type VcdReadProgress,
+} from "./read-inventory.ts";

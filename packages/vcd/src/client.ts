@@ -1,0 +1,211 @@
+import {
+  createHyperClient,
+  type HyperClient,
+  type HyperClientOptions,
+  type HyperLogger,
+} from "@hyperlens/hyper-http";
+import { VCD_ALLOWED_WRITES } from "./allowed-writes.ts";
+import { DEFAULT_API_VERSION } from "./api-version.ts";
+import { hrefToApiPath } from "./href.ts";
+import {
+  type EdgeGatewayListing,
+  type EdgeGatewayRecordListing,
+  listEdgeGatewayPages,
+  listEdgeGatewayRecordPages,
+} from "./list-edge-gateways.ts";
+import { listVmPages, type VmListing } from "./list-vms.ts";
+import { parseDisks, type VcdDisk } from "./parse/disks.ts";
+import {
+  type EdgeGatewayRecordPage,
+  parseEdgeGatewayRecords,
+} from "./parse/edge-gateway-records.ts";
+import { type EdgeGatewayPage, parseEdgeGatewayPage } from "./parse/edge-gateways.ts";
+import { hasNextPageLink } from "./parse/link-header.ts";
+import {
+  parseNetworkConnectionSection,
+  type VcdNetworkConnectionSection,
+} from "./parse/network-connections.ts";
+import type { VcdSessionInfo } from "./parse/session.ts";
+import type { VcdApiVersion } from "./parse/versions.ts";
+import { parseVmQueryPage, type VmQueryPage } from "./parse/vm-records.ts";
+import { createVcdSession, type VcdCredentials } from "./session.ts";
+
+/** hyper-http options for a Director connection; source and the login allowlist are filled in. */
+export type VcdHttpOptions = Omit<HyperClientOptions, "source" | "allowedWrites">;
+
+/** Options of {@link createVcdClient}. */
+export interface VcdClientOptions {
+  /**
+   * A ready hyper-http client (it must allow {@link VCD_ALLOWED_WRITES}), or the options to build
+   * one.
+   */
+  http: HyperClient | VcdHttpOptions;
+  credentials: VcdCredentials;
+  /** API version asked for first (default {@link DEFAULT_API_VERSION}); a 406 negotiates another. */
+  apiVersion?: string;
+  /**
+   * Path prefix of the base URL ("/vcd") when `http` is a ready client; taken from the options
+   * otherwise. Director's hrefs carry it and it must not be sent twice.
+   */
+  basePath?: string;
+  /** Where a failed logout is reported (default: the http options' logger, else nowhere). */
+  logger?: HyperLogger;
+}
+
+/** Director's own page-size ceiling is 128 by default; administrators can lower it. */
+export const VM_QUERY_PAGE_SIZE = 128;
+/** CloudAPI lists accept up to 128 per page on most endpoints. */
+export const EDGE_GATEWAY_PAGE_SIZE = 128;
+
+/** Typed, read-only Cloud Director client. Reads reject with a HyperError and need an open session. */
+export interface VcdClient {
+  /** The API version in use (negotiated after a 406). */
+  readonly apiVersion: string;
+  /** Provider administrator (org System): sessions/provider and the `adminVM` query. */
+  readonly isProvider: boolean;
+  /** The open session, or null. */
+  readonly session: VcdSessionInfo | null;
+  login(): Promise<VcdSessionInfo>;
+  /** Deletes the session; rejects when the DELETE fails (use {@link VcdClient.withSession}). */
+  logout(): Promise<void>;
+  /**
+   * Logs in, runs `fn`, and always logs out — after success and after a failure part-way. A
+   * logout failure is logged, never thrown over the real outcome. Nested calls share the
+   * outer session; the outermost one logs out.
+   */
+  withSession<T>(fn: (session: VcdSessionInfo) => Promise<T>): Promise<T>;
+  /** `GET /api/versions` (no session needed). */
+  supportedVersions(): Promise<VcdApiVersion[]>;
+  /** One page of the VM query (`type=vm`, or `adminVM` for providers). */
+  vmQueryPage(page: number, pageSize?: number): Promise<VmQueryPage>;
+  /** Every page of the VM query, counted against `total`; rejects when a page fails. */
+  listVms(options?: {
+    pageSize?: number;
+    onPage?: (page: VmQueryPage, received: number) => void;
+  }): Promise<VmListing>;
+  /** `GET {vmHref}/networkConnectionSection/`. */
+  networkConnectionSection(vmHref: string): Promise<VcdNetworkConnectionSection>;
+  /** `GET {vmHref}/virtualHardwareSection/disks`, disks only. */
+  disks(vmHref: string): Promise<VcdDisk[]>;
+  /** One page of `GET /cloudapi/1.0.0/edgeGateways`, with the `Link: rel="nextPage"` flag. */
+  edgeGatewayPage(
+    page: number,
+    pageSize?: number,
+  ): Promise<EdgeGatewayPage & { hasNextPageLink: boolean }>;
+  /** Every page of CloudAPI edge gateways; rejects when a page fails. */
+  listEdgeGateways(options?: { pageSize?: number }): Promise<EdgeGatewayListing>;
+  /** One page of the legacy query `type=edgeGateway` (older installs). */
+  edgeGatewayRecordPage(page: number, pageSize?: number): Promise<EdgeGatewayRecordPage>;
+  /** Every page of the legacy edge gateway query, counted against `total`. */
+  listEdgeGatewayRecords(): Promise<EdgeGatewayRecordListing>;
+  /** Logs out if a session is still open (failure logged), then closes the http client if built here. */
+  close(): Promise<void>;
+}
+
+/** Creates a {@link VcdClient} on hyper-http. */
+export function createVcdClient(options: VcdClientOptions): VcdClient {
+  const given = options.http;
+  const ownsHttp = !isHyperClient(given);
+  const http = isHyperClient(given)
+    ? given
+    : createHyperClient({ ...given, source: "Cloud Director", allowedWrites: VCD_ALLOWED_WRITES });
+  const basePath = isHyperClient(given)
+    ? (options.basePath ?? "")
+    : new URL(given.baseUrl).pathname.replace(/\/+$/, "");
+  const logger =
+    options.logger ?? (isHyperClient(given) ? undefined : given.logger) ?? silentLogger;
+  const session = createVcdSession({
+    http,
+    credentials: options.credentials,
+    apiVersion: options.apiVersion ?? DEFAULT_API_VERSION,
+    logger,
+  });
+
+  let depth = 0;
+
+  async function logoutQuietly(): Promise<void> {
+    try {
+      await session.logout();
+    } catch (error) {
+      logger.warn({
+        msg: "Cloud Director logout failed; the session will expire on its own",
+        connectionId: http.connectionId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  async function vmQueryPage(page: number, pageSize = VM_QUERY_PAGE_SIZE): Promise<VmQueryPage> {
+    const type = session.isProvider ? "adminVM" : "vm";
+    const query = { type, page, pageSize, format: "records" };
+    const answer = await session.get("/api/query", "xml", query);
+    return parseVmQueryPage(answer.text(), `GET /api/query?type=${type}&page=${page}`);
+  }
+
+  async function edgeGatewayRecordPage(page: number, pageSize = VM_QUERY_PAGE_SIZE) {
+    const query = { type: "edgeGateway", page, pageSize, format: "records" };
+    const answer = await session.get("/api/query", "xml", query);
+    return parseEdgeGatewayRecords(answer.text(), `GET /api/query?type=edgeGateway&page=${page}`);
+  }
+
+  async function edgeGatewayPage(page: number, pageSize = EDGE_GATEWAY_PAGE_SIZE) {
+    const path = "/cloudapi/1.0.0/edgeGateways";
+    const answer = await session.get(path, "json", { page, pageSize });
+    return {
+      ...parseEdgeGatewayPage(answer.json(), `GET ${path}?page=${page}`),
+      hasNextPageLink: hasNextPageLink(answer.headers.link),
+    };
+  }
+
+  return {
+    get apiVersion() {
+      return session.apiVersion;
+    },
+    isProvider: session.isProvider,
+    get session() {
+      return session.info;
+    },
+    login: () => session.login(),
+    logout: () => session.logout(),
+    async withSession(fn) {
+      depth++;
+      try {
+        return await fn(await session.login());
+      } finally {
+        depth--;
+        // TRAP: SPEC §4 — no session is ever left behind: logout after Test, sync, and a failed sync.
+        if (depth === 0) await logoutQuietly();
+      }
+    },
+    supportedVersions: () => session.supportedVersions(),
+    vmQueryPage,
+    listVms: (listOptions = {}) =>
+      listVmPages((page) => vmQueryPage(page, listOptions.pageSize), listOptions.onPage),
+    async networkConnectionSection(vmHref) {
+      // Director's own href ends in a slash; without it some versions answer 404.
+      const path = `${hrefToApiPath(vmHref, basePath).replace(/\/+$/, "")}/networkConnectionSection/`;
+      const answer = await session.get(path, "xml");
+      return parseNetworkConnectionSection(answer.text(), `GET ${path}`);
+    },
+    async disks(vmHref) {
+      const path = `${hrefToApiPath(vmHref, basePath).replace(/\/+$/, "")}/virtualHardwareSection/disks`;
+      const answer = await session.get(path, "xml");
+      return parseDisks(answer.text(), `GET ${path}`);
+    },
+    edgeGatewayPage,
+    listEdgeGateways: (listOptions = {}) =>
+      listEdgeGatewayPages((page) => edgeGatewayPage(page, listOptions.pageSize)),
+    edgeGatewayRecordPage,
+    listEdgeGatewayRecords: () => listEdgeGatewayRecordPages((page) => edgeGatewayRecordPage(page)),
+    async close() {
+      await logoutQuietly();
+      if (ownsHttp) await http.close();
+    },
+  };
+}
+
+const silentLogger: HyperLogger = { info() {}, warn() {} };
+
+function isHyperClient(value: HyperClient | VcdHttpOptions): value is HyperClient {
+  return typeof (value as Partial<HyperClient>).request === "function";
+}
