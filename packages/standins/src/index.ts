@@ -1,7 +1,7 @@
 /**
  * Stand-in hypervisor servers for tests, the demo mode and benchmarks: real HTTPS servers with
  * a private CA, a mutable inventory model, fault switches, latency, a worker limit and a
- * request log. Proxmox VE today; Cloud Director and vCenter reuse `http/` and `tls.ts`.
+ * request log. Proxmox VE and Cloud Director today; vCenter will reuse `http/` and `tls.ts`.
  */
 export {
   type FaultAction,
@@ -64,3 +64,47 @@ export {
 export { type PveVersion, type VersionTraits, versionTraits } from "./proxmox/versions.ts";
 export { SeededRandom } from "./random.ts";
 export { type StandinTls, standinTls } from "./tls.ts";
+export {
+  seededUuid,
+  type VcdEdgeGatewaySpec,
+  type VcdNicSpec,
+  type VcdVmSpec,
+  vcdEdgeGateway,
+  vcdNic,
+  vcdVm,
+  vmwareMac,
+} from "./vcd/builders.ts";
+export { DEMO_IDS, demoDirector } from "./vcd/demo-director.ts";
+export { type GenerateDirectorOptions, generateDirector } from "./vcd/generator.ts";
+export { CLOUDAPI, type VcdSettings, type WriteAttempt } from "./vcd/handler.ts";
+export {
+  DirectorModel,
+  type DirectorSpec,
+  type EdgeGatewayOwner,
+  type IpAllocationMode,
+  type VcdDisk,
+  type VcdEdgeGateway,
+  type VcdNic,
+  type VcdOrg,
+  type VcdVapp,
+  type VcdVcenter,
+  type VcdVdc,
+  type VcdVdcGroup,
+  type VcdVm,
+  type VcdVmStatus,
+  type VmPlacement,
+} from "./vcd/model.ts";
+export { type NamespaceStyle, NS as VCD_NAMESPACES } from "./vcd/namespaces.ts";
+export {
+  createVcdStandin,
+  DEFAULT_VCD_PASSWORD,
+  DEFAULT_VCD_USERS,
+  type VcdStandin,
+  type VcdStandinOptions,
+} from "./vcd/server.ts";
+export { SYSTEM_ORG_ID, type VcdRole, type VcdSession, type VcdUserSpec } from "./vcd/sessions.ts";
+export {
+  type ApiVersionRange,
+  DEFAULT_API_VERSIONS,
+  KNOWN_API_VERSIONS,
+} from "./vcd/versions.ts";

@@ -16,7 +16,8 @@ export interface StandinReply {
   status: number;
   /** HTTP reason phrase; real servers put error text here (Proxmox before 2025 only here). */
   reason?: string;
-  headers?: Record<string, string>;
+  /** Header values; a list sends the header once per value (CloudAPI repeats `Link`). */
+  headers?: Record<string, string | string[]>;
   body?: string;
   /** Route template the request matched (e.g. `GET /nodes/{node}/qemu`), for the stats. */
   route?: string;

@@ -180,7 +180,7 @@ function answerFault(
 function send(res: ServerResponse, reply: StandinReply, signal: AbortSignal): void {
   if (res.destroyed || signal.aborted) return;
   const body = reply.body ?? "";
-  const headers: Record<string, string | number> = { ...reply.headers };
+  const headers: Record<string, string | number | string[]> = { ...reply.headers };
   if (body.length > 0) headers["Content-Length"] = Buffer.byteLength(body);
   else if (String(headers.Connection).toLowerCase() === "close") {
     // Proxmox's bare 401/595 answers have neither Content-Length nor chunking: the close ends them.

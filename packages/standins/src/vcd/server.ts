@@ -1,0 +1,141 @@
+import { FaultSwitches } from "../http/faults.ts";
+import type { RequestLogEntry, StandinStats } from "../http/request-log.ts";
+import { startStandinServer } from "../http/server.ts";
+import type { WorkerPool } from "../http/worker-pool.ts";
+import { standinTls } from "../tls.ts";
+import { demoDirector } from "./demo-director.ts";
+import { type VcdSettings, vcdHandler, type WriteAttempt } from "./handler.ts";
+import { DirectorModel, type DirectorSpec } from "./model.ts";
+import type { NamespaceStyle } from "./namespaces.ts";
+import { type VcdSession, VcdSessions, type VcdUserSpec } from "./sessions.ts";
+import { type ApiVersionRange, DEFAULT_API_VERSIONS } from "./versions.ts";
+
+/** The password of the default users. */
+export const DEFAULT_VCD_PASSWORD = "standin-password";
+
+/** A tenant user of the demo org `acme` and a provider administrator of `System`. */
+export const DEFAULT_VCD_USERS: VcdUserSpec[] = [
+  { user: "inventory", org: "acme", password: DEFAULT_VCD_PASSWORD, role: "tenant" },
+  { user: "administrator", org: "System", password: DEFAULT_VCD_PASSWORD, role: "provider" },
+];
+
+/** Options of {@link createVcdStandin}; every field is optional. */
+export interface VcdStandinOptions {
+  /** The inventory (a model, or a spec to build one); default {@link demoDirector}. */
+  model?: DirectorModel | DirectorSpec;
+  /** Accepted users; default {@link DEFAULT_VCD_USERS}. */
+  users?: VcdUserSpec[];
+  /** Accepted API versions; default 37.0–39.1 (Director 10.6). */
+  apiVersions?: ApiVersionRange;
+  /** Prefixes of XML answers; default "unusual" so prefix-matching clients fail in tests. */
+  namespaces?: NamespaceStyle;
+  /** Query service page cap; default 128 (Director's default `maxPageSize`). */
+  maxPageSize?: number;
+  /** CloudAPI edge gateway page cap; default 128. */
+  edgeGatewayMaxPageSize?: number;
+  /** Leave `pageCount` out of edge gateway pages; default false. */
+  omitEdgeGatewayPageCount?: boolean;
+  /** Leave the `Link` headers out of edge gateway pages; default false. */
+  omitEdgeGatewayLinks?: boolean;
+  /** Delay before a failed login's 401; default 0. */
+  authFailureDelayMs?: number;
+  /** Latency added to every request (also `faults.latencyMs` later). */
+  latencyMs?: number;
+  /** Requests handled at once, the rest queue; default unlimited. */
+  maxWorkers?: number;
+  /** Clock for sessions, Date headers and the request log; default `Date.now`. */
+  now?: () => number;
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+}
+
+/** A running Cloud Director stand-in. */
+export interface VcdStandin {
+  /** Base address as an operator would enter it, e.g. `https://127.0.0.1:40123`. */
+  url: string;
+  /** The CA that signed the server certificate (the connection's CA PEM). */
+  caPem: string;
+  port: number;
+  /** The live inventory: change it between syncs. */
+  model: DirectorModel;
+  /** Live switches (namespaces, page caps, versions…): change them between requests. */
+  settings: VcdSettings;
+  /** Fault switches (paths are absolute: `/api/query`, `/cloudapi/1.0.0/edgeGateways`). */
+  faults: FaultSwitches;
+  /** Every request received, in arrival order. */
+  requests: RequestLogEntry[];
+  stats: StandinStats;
+  workers: WorkerPool;
+  /** Refused writes (anything but GET, login and logout), in arrival order. */
+  writeAttempts: WriteAttempt[];
+  /** Sessions neither logged out nor expired. */
+  readonly openSessions: number;
+  /** Every session opened so far, closed and expired ones included. */
+  readonly sessions: readonly VcdSession[];
+  /** Expire every session: their tokens answer 401 from now on. */
+  expireAllSessions(): void;
+  /** `Basic …` header value for a user (default: the first configured one). */
+  basicAuth(user?: VcdUserSpec): string;
+  /** Stop the server and drop open connections. */
+  close(): Promise<void>;
+}
+
+/** Start a Cloud Director stand-in over real HTTPS on 127.0.0.1. */
+export async function createVcdStandin(options: VcdStandinOptions = {}): Promise<VcdStandin> {
+  const now = options.now ?? Date.now;
+  const model =
+    options.model instanceof DirectorModel
+      ? options.model
+      : options.model
+        ? new DirectorModel(options.model)
+        : demoDirector();
+  const users = options.users ?? DEFAULT_VCD_USERS;
+  const sessions = new VcdSessions(users, model, now);
+  const settings: VcdSettings = {
+    namespaces: options.namespaces ?? "unusual",
+    maxPageSize: options.maxPageSize ?? 128,
+    edgeGatewayMaxPageSize: options.edgeGatewayMaxPageSize ?? 128,
+    omitEdgeGatewayPageCount: options.omitEdgeGatewayPageCount ?? false,
+    omitEdgeGatewayLinks: options.omitEdgeGatewayLinks ?? false,
+    apiVersions: options.apiVersions ?? DEFAULT_API_VERSIONS,
+    authFailureDelayMs: options.authFailureDelayMs ?? 0,
+  };
+  const writeAttempts: WriteAttempt[] = [];
+  const faults = new FaultSwitches();
+  faults.latencyMs = options.latencyMs ?? 0;
+  const tls = await standinTls();
+  const server = await startStandinServer({
+    tls,
+    faults,
+    host: options.host,
+    port: options.port,
+    maxWorkers: options.maxWorkers,
+    now,
+    handle: vcdHandler({ model, sessions, settings, writeAttempts, now }),
+  });
+  return {
+    url: server.url,
+    caPem: tls.caPem,
+    port: server.port,
+    model,
+    settings,
+    faults,
+    requests: server.requests,
+    stats: server.stats,
+    workers: server.workers,
+    writeAttempts,
+    get openSessions() {
+      return sessions.open;
+    },
+    get sessions() {
+      return sessions.history;
+    },
+    expireAllSessions: () => sessions.expireAll(),
+    basicAuth: (user = users[0]) =>
+      user
+        ? `Basic ${Buffer.from(`${user.user}@${user.org}:${user.password}`).toString("base64")}`
+        : "",
+    close: () => server.close(),
+  };
+}
