@@ -154,11 +154,15 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
   const fail = (message: string, details: Omit<HyperErrorDetails, "source">): HyperError =>
     new HyperError(message, { ...details, source });
 
+  // The settings do not change during a client's life: check them once, not per request.
+  let checkedConfig: { problem: string | null } | undefined;
   function configProblem(): string | null {
-    const urlProblem = checkHttpsUrl(options.baseUrl);
-    if (urlProblem) return urlProblem;
-    if (verifyTls && options.caPem) return checkCaPem(options.caPem);
-    return null;
+    checkedConfig ??= {
+      problem:
+        checkHttpsUrl(options.baseUrl) ??
+        (verifyTls && options.caPem ? checkCaPem(options.caPem) : null),
+    };
+    return checkedConfig.problem;
   }
 
   function getDispatcher(): Dispatcher {

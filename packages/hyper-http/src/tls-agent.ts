@@ -1,5 +1,5 @@
 import { X509Certificate } from "node:crypto";
-import { rootCertificates } from "node:tls";
+import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent } from "undici";
 
 /** TLS and socket settings of one connection's agent. */
@@ -24,7 +24,11 @@ export function createTlsAgent(options: TlsAgentOptions): Agent {
     ? {
         rejectUnauthorized: true,
         timeout,
-        ...(options.caPem ? { ca: [...rootCertificates, options.caPem] } : {}),
+        // One secure context per agent: building it from ~150 root certificates costs tens of
+        // milliseconds, and undici would otherwise rebuild it for every new TLS connection.
+        ...(options.caPem
+          ? { secureContext: createSecureContext({ ca: [...rootCertificates, options.caPem] }) }
+          : {}),
       }
     : { rejectUnauthorized: false, timeout };
   return new Agent({
