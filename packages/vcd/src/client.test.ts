@@ -221,7 +221,8 @@ describe("VM query paging (SPEC §4 step 1)", () => {
   it("an empty page ends the read; fewer VMs than total is not a complete read", async () => {
     const { server, client } = await setup({ vmCount: 60, pageLayout: [25, 25, 0, 10] });
     const listing = await client.withSession(() => client.listVms());
-    expect(pagesAsked(server)).toEqual(["1", "2", "3"]);
+    // Read once more in case the list changed meanwhile, then given up on.
+    expect(pagesAsked(server)).toEqual(["1", "2", "3", "1", "2", "3"]);
     expect(listing.vms).toHaveLength(50);
     expect(listing.isComplete).toBe(false);
     expect(listing.reason).toMatch(/60 VMs.*50 distinct/);

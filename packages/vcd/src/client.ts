@@ -78,7 +78,10 @@ export interface VcdClient {
   supportedVersions(): Promise<VcdApiVersion[]>;
   /** One page of the VM query (`type=vm`, or `adminVM` for providers). */
   vmQueryPage(page: number, pageSize?: number): Promise<VmQueryPage>;
-  /** Every page of the VM query, counted against `total`; rejects when a page fails. */
+  /**
+   * Every page of the VM query, counted against `total`; read a second time when the list changed
+   * meanwhile. Rejects when a page fails.
+   */
   listVms(options?: {
     pageSize?: number;
     onPage?: (page: VmQueryPage, received: number) => void;
@@ -179,8 +182,13 @@ export function createVcdClient(options: VcdClientOptions): VcdClient {
     },
     supportedVersions: () => session.supportedVersions(),
     vmQueryPage,
-    listVms: (listOptions = {}) =>
-      listVmPages((page) => vmQueryPage(page, listOptions.pageSize), listOptions.onPage),
+    async listVms(listOptions = {}) {
+      const read = () =>
+        listVmPages((page) => vmQueryPage(page, listOptions.pageSize), listOptions.onPage);
+      const first = await read();
+      // A list that changed while it was read is read once more before giving up on removals.
+      return first.isComplete ? first : read();
+    },
     async networkConnectionSection(vmHref) {
       // Director's own href ends in a slash; without it some versions answer 404.
       const path = `${hrefToApiPath(vmHref, basePath).replace(/\/+$/, "")}/networkConnectionSection/`;

@@ -21,11 +21,18 @@ function page(numbers: number[], total: number): VmQueryPage {
 }
 
 describe("listVmPages", () => {
-  it("a VM seen twice because the list shifted mid-read makes the read incomplete", async () => {
-    // VM 2 was deleted between the pages: VM 3 moved onto page 1, VM 1 repeats on page 2.
-    const pages = [page([0, 1], 4), page([1, 4], 3)];
+  it("a VM deleted mid-read (which shifts an unseen one onto a read page) makes it incomplete", async () => {
+    // VMs 0–4, two per page; VM 0 is deleted after page 1, so VM 2 slides onto page 1 unseen.
+    const pages = [page([0, 1], 5), page([3, 4], 4)];
+    const listing = await listVmPages(async (n) => pages[n - 1] ?? page([], 4));
+    expect(listing.vms.map((v) => v.name)).toEqual(["vm-0", "vm-1", "vm-3", "vm-4"]);
+    expect(listing.isComplete).toBe(false);
+    expect(listing.reason).toMatch(/changed while it was read/);
+  });
+
+  it("a VM repeated on two pages with a steady total makes it incomplete", async () => {
+    const pages = [page([0, 1], 3), page([1], 3)];
     const listing = await listVmPages(async (n) => pages[n - 1] ?? page([], 3));
-    expect(listing.vms.map((v) => v.name)).toEqual(["vm-0", "vm-1", "vm-4"]);
     expect(listing.isComplete).toBe(false);
   });
 

@@ -33,6 +33,7 @@ export async function listVmPages(
   const seenHrefs = new Set<string>();
   let received = 0;
   let total: number | null = null;
+  let firstTotal: number | null = null;
   let pages = 0;
   for (let page = 1; ; page++) {
     if (page > MAX_PAGES) {
@@ -41,6 +42,7 @@ export async function listVmPages(
     const answer = await readPage(page);
     pages = page;
     total = answer.total ?? total;
+    firstTotal ??= answer.total;
     received += answer.recordCount;
     onPage?.(answer, received);
     if (answer.recordCount === 0) break;
@@ -50,7 +52,18 @@ export async function listVmPages(
     if (total !== null && received >= total) break;
   }
   const vms = [...byUrn.values()];
-  // Records shift between pages when VMs come or go mid-read: a repeat hides a VM we never saw.
+  // Offset paging shifts records when VMs come or go mid-read: one we already passed can push
+  // an unseen one onto a page we already read. A changed total (or a repeat) reveals it.
+  if (firstTotal !== total) {
+    return {
+      vms,
+      total,
+      received,
+      pages,
+      isComplete: false,
+      reason: `the VM list changed while it was read (Cloud Director reported ${firstTotal} VMs, then ${total})`,
+    };
+  }
   if (total !== null && seenHrefs.size < total) {
     return {
       vms,
