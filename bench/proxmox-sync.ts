@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { generateSecretKeyText } from "@hyperlens/db";
+import { createTestDatabase, generateSecretKeyText } from "@hyperlens/db";
 import { createServices } from "../apps/api/src/app.ts";
 import { loadConfig } from "../apps/api/src/config.ts";
 import { createLogger } from "../apps/api/src/logger.ts";
@@ -49,11 +49,13 @@ function statsOf(child: ChildProcess): Promise<StandinStats> {
 export async function benchProxmoxSync() {
   const standin = await startStandin();
   const dataDir = mkdtempSync(path.join(tmpdir(), "hl-bench-sync-"));
+  // On a PostgreSQL server the benchmark works in a throw-away database, dropped at the end.
+  const scratch = process.env.DATABASE_URL ? await createTestDatabase() : undefined;
   const services = await createServices(
     loadConfig({
       HYPERLENS_DATA_DIR: dataDir,
       HYPERLENS_SECRET_KEY: generateSecretKeyText(),
-      DATABASE_URL: process.env.DATABASE_URL ?? "",
+      DATABASE_URL: scratch?.url ?? "",
     }),
     createLogger("error"),
   );
@@ -119,6 +121,7 @@ export async function benchProxmoxSync() {
       );
   } finally {
     await services.db.close();
+    await scratch?.close();
     standin.child.send("stop");
     rmSync(dataDir, { recursive: true, force: true });
   }

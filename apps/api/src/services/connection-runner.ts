@@ -45,8 +45,13 @@ export async function testConnection(services: AppServices, id: string): Promise
     const secret = await readConnectionSecret(services.prisma, services.secrets, id);
     const session = openSession(services, connection, secret, randomUUID());
     try {
-      const { summary } = await session.test();
-      return { ok: true, errorClass: null, message: summary };
+      const { summary, privilegeWarning = null } = await session.test();
+      await services.prisma.connection.update({ where: { id }, data: { privilegeWarning } });
+      return {
+        ok: true,
+        errorClass: null,
+        message: privilegeWarning ? `${summary} Warning: ${privilegeWarning}` : summary,
+      };
     } finally {
       await session.close();
     }

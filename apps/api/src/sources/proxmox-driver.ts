@@ -1,4 +1,4 @@
-import { createProxmoxClient, readProxmoxInventory } from "@hyperlens/proxmox";
+import { createProxmoxClient, privilegeWarning, readProxmoxInventory } from "@hyperlens/proxmox";
 import { connectionSettings } from "../services/connections.ts";
 import type { SourceDriver } from "./source-driver.ts";
 
@@ -25,7 +25,11 @@ export const proxmoxDriver: SourceDriver = {
         const version = await client.version().catch(() => null);
         const online = nodes.filter((n) => n.status === "online").length;
         const release = version ? `Proxmox VE ${version.version}, ` : "";
-        return { summary: `Connected: ${release}${nodes.length} node(s), ${online} online.` };
+        const permissions = await client.permissions().catch(() => null);
+        return {
+          summary: `Connected: ${release}${nodes.length} node(s), ${online} online.`,
+          privilegeWarning: permissions ? privilegeWarning(permissions) : null,
+        };
       },
       read: (emit, signal) =>
         readProxmoxInventory(client, {
