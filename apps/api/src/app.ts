@@ -3,6 +3,7 @@ import { loadKeyring, openDatabase, SecretBox } from "@hyperlens/db";
 import { SetupTokens } from "./auth/setup-token.ts";
 import type { Config } from "./config.ts";
 import type { AppServices } from "./context.ts";
+import { startDemo } from "./demo.ts";
 import { startServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createSyncEvents } from "./services/sync-events.ts";
@@ -48,6 +49,7 @@ export async function startApp(
     const setupToken = (await hasAnyUser(services.prisma))
       ? undefined
       : services.setupTokens.issue();
+    const demo = config.isDemo ? await startDemo(services) : undefined;
     const server = await startServer(services, config);
     return {
       url: server.url,
@@ -55,6 +57,7 @@ export async function startApp(
       setupToken,
       close: async () => {
         await server.close();
+        await demo?.close();
         await services.db.close();
       },
     };

@@ -54,6 +54,9 @@ const schema = z.object({
   HYPERLENS_SESSION_MAX_MINUTES: minutes(7 * 24 * 60),
   HYPERLENS_ALLOWED_ORIGINS: z.string().optional(),
   HYPERLENS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  HYPERLENS_DEMO: z
+    .enum(["0", "1", "false", "true"], { error: "must be 1/true or 0/false" })
+    .default("0"),
 });
 
 /** The validated configuration every part of the server reads. */
@@ -71,6 +74,8 @@ export interface Config {
   /** Origins allowed to open WebSockets and send credentialed requests besides our own. */
   allowedOrigins: string[];
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** Start stand-in hypervisors on loopback with connections to them. */
+  isDemo: boolean;
 }
 
 /** A configuration that cannot start the server; the message lists every problem. */
@@ -111,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((origin) => origin.trim())
       .filter(Boolean),
     logLevel: c.HYPERLENS_LOG_LEVEL,
+    isDemo: c.HYPERLENS_DEMO === "1" || c.HYPERLENS_DEMO === "true",
   };
 }

@@ -13,6 +13,9 @@ async function main() {
   const storage =
     config.database.kind === "pglite" ? `embedded database in ${config.dataDir}` : "PostgreSQL";
   console.log(`\nHyperlens is running at ${app.url} (${storage}, started in ${seconds} s)`);
+  if (config.isDemo) {
+    console.log("Demo mode: stand-in hypervisors run on this machine; press Sync to read them.");
+  }
   if (app.setupToken) {
     console.log(
       [

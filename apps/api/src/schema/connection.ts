@@ -63,7 +63,11 @@ export const ConnectionNode = builder.prismaNode("Connection", {
         nullable: true,
         description: "Proxmox: the API token name; null for password login.",
       }),
-      isProvider: t.exposeBoolean("isProvider", { ...setting, nullable: true }),
+      isProvider: t.exposeBoolean("isProvider", {
+        ...setting,
+        nullable: true,
+        description: "Director: logs in as a provider administrator (user@System).",
+      }),
       verifyTls: t.exposeBoolean("verifyTls", { ...setting, nullable: true }),
       caPem: t.exposeString("caPem", { ...setting, nullable: true }),
       syncIntervalSeconds: t.exposeInt("syncIntervalSeconds", { ...setting, nullable: true }),

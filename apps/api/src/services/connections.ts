@@ -19,8 +19,6 @@ export interface ConnectionInput {
   username: string;
   /** Proxmox: the token name after "!"; null or empty means password (ticket) login. */
   tokenId?: string | null;
-  /** Director: log in as a provider administrator. */
-  isProvider?: boolean | null;
   /** Blank or the placeholder keeps the stored secret on edit. */
   secret?: string | null;
   verifyTls?: boolean | null;
@@ -72,12 +70,7 @@ const LOGIN_RULES: Record<ConnectionKind, (input: ConnectionInput) => [string, s
     if (username.includes(":"))
       return [["username", "A Director user name cannot contain a colon."]];
     if (!USER_AT_REALM.test(username)) {
-      return [
-        [
-          "username",
-          input.isProvider ? "Use user@System for a provider administrator." : "Use user@org.",
-        ],
-      ];
+      return [["username", "Use user@org (provider administrators: user@System)."]];
     }
     return [];
   },
@@ -162,7 +155,8 @@ export async function saveConnection(
     baseUrl: input.url.trim().replace(/\/+$/, ""),
     username: input.username.trim(),
     tokenId: kind === "PROXMOX" ? input.tokenId?.trim() || null : null,
-    isProvider: kind === "VCD" ? (input.isProvider ?? existing?.isProvider ?? false) : false,
+    // Director decides by the organization: System means a provider administrator.
+    isProvider: kind === "VCD" && /@system$/i.test(input.username.trim()),
     verifyTls: input.verifyTls ?? existing?.verifyTls ?? true,
     caPem: input.caPem === undefined ? (existing?.caPem ?? null) : input.caPem?.trim() || null,
     syncIntervalSeconds:

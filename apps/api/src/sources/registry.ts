@@ -2,9 +2,11 @@
 import type { ConnectionKind } from "@hyperlens/shared";
 import { proxmoxDriver } from "./proxmox-driver.ts";
 import type { SourceDriver } from "./source-driver.ts";
+import { vcdDriver } from "./vcd-driver.ts";
 
 const DRIVERS: Partial<Record<ConnectionKind, SourceDriver>> = {
   PROXMOX: proxmoxDriver,
+  VCD: vcdDriver,
 };
 
 /** The driver of a connection kind, or undefined while that source is not built yet. */

@@ -36,15 +36,10 @@ export interface TestApp {
 
 export const TEST_PASSWORD = "correct horse battery staple";
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/** Services on a throw-away database, with a fresh key and log lines collected in memory. */
+export async function createTestServices(config: Config = loadConfig({ NODE_ENV: "test" })) {
   const db = await createTestDatabase();
   const logLines: string[] = [];
-  const config: Config = {
-    ...loadConfig({ NODE_ENV: "test" }),
-    host: "127.0.0.1",
-    port: 0,
-    ...overrides,
-  };
   const services: AppServices = {
     db,
     prisma: db.prisma,
@@ -54,6 +49,17 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     setupTokens: new SetupTokens(),
     events: createSyncEvents(),
   };
+  return { db, services, logLines };
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: "test" }),
+    host: "127.0.0.1",
+    port: 0,
+    ...overrides,
+  };
+  const { db, services, logLines } = await createTestServices(config);
   const server = await startServer(services, config);
   const graphql = async <T>(
     query: string,

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { DEMO_PROXMOX_NAME, startDemo } from "./demo.ts";
+import { syncConnection } from "./services/connection-runner.ts";
+import { createTestServices } from "./testing/test-app.ts";
+
+describe("demo mode", () => {
+  it("points a demo connection at a running stand-in, again after a restart, and it syncs", async () => {
+    const { db, services } = await createTestServices();
+    try {
+      await (await startDemo(services)).close();
+      const demo = await startDemo(services);
+      const connections = await db.prisma.connection.findMany({
+        where: { name: DEMO_PROXMOX_NAME },
+      });
+      expect(connections).toHaveLength(1);
+      const result = await syncConnection(services, connections[0]?.id ?? "", { trigger: "MANUAL" })
+        .done;
+      expect(result.counts.added).toBeGreaterThan(5);
+      await demo.close();
+    } finally {
+      await db.close();
+    }
+  });
+});

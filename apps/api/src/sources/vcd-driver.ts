@@ -1,0 +1,42 @@
+import { createVcdClient, readVcdInventory } from "@hyperlens/vcd";
+import { connectionSettings } from "../services/connections.ts";
+import type { SourceDriver } from "./source-driver.ts";
+
+/** VMware Cloud Director: a session per Test or sync, always logged out (SPEC §4). */
+export const vcdDriver: SourceDriver = {
+  open(connection, secret, { logger, correlationId }) {
+    const client = createVcdClient({
+      http: {
+        connectionId: connection.id,
+        baseUrl: connection.baseUrl,
+        verifyTls: connection.verifyTls,
+        caPem: connection.caPem,
+        logger,
+        correlationId,
+        concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
+      },
+      credentials: { username: connection.username, password: secret },
+      logger,
+    });
+    return {
+      test: () =>
+        client.withSession(async (session) => {
+          const first = await client.vmQueryPage(1, 1);
+          const who = client.isProvider
+            ? "provider administrator"
+            : `organization ${session.orgName ?? ""}`.trim();
+          return {
+            summary: `Connected to Cloud Director (API ${client.apiVersion}) as ${who}; ${first.total} VM(s) visible.`,
+          };
+        }),
+      read: (emit, signal) =>
+        readVcdInventory(client, {
+          ...(signal ? { signal } : {}),
+          onProgress: (event) => {
+            if (event.type === "list") emit(event);
+          },
+        }),
+      close: () => client.close(),
+    };
+  },
+};
