@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEMO_PROXMOX_NAME, startDemo } from "./demo.ts";
+import { DEMO_PROXMOX_NAME, DEMO_VCD_NAME, startDemo } from "./demo.ts";
 import { syncConnection } from "./services/connection-runner.ts";
 import { createTestServices } from "./testing/test-app.ts";
 
@@ -16,6 +16,13 @@ describe("demo mode", () => {
       const result = await syncConnection(services, connections[0]?.id ?? "", { trigger: "MANUAL" })
         .done;
       expect(result.counts.added).toBeGreaterThan(5);
+      const director = await db.prisma.connection.findFirstOrThrow({
+        where: { name: DEMO_VCD_NAME },
+      });
+      const directorResult = await syncConnection(services, director.id, { trigger: "MANUAL" })
+        .done;
+      expect(directorResult.outcome).toBe("SUCCESS");
+      expect(directorResult.counts.added).toBeGreaterThan(3);
       await demo.close();
     } finally {
       await db.close();

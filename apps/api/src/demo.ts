@@ -1,8 +1,17 @@
 // Demo mode (HYPERLENS_DEMO): stand-in hypervisors on loopback and connections to them, so a
 // first-time user sees a realistic inventory without a Proxmox or Director at hand.
-import { createProxmoxStandin, DEFAULT_TOKEN, demoCluster } from "@hyperlens/standins";
+
+import type { ConnectionKind } from "@hyperlens/shared";
+import {
+  createProxmoxStandin,
+  createVcdStandin,
+  DEFAULT_TOKEN,
+  DEFAULT_VCD_USERS,
+  demoCluster,
+  demoDirector,
+} from "@hyperlens/standins";
 import type { AppServices } from "./context.ts";
-import { saveConnection } from "./services/connections.ts";
+import { type ConnectionInput, saveConnection } from "./services/connections.ts";
 
 /** The running demo hypervisors. */
 export interface Demo {
@@ -10,6 +19,24 @@ export interface Demo {
 }
 
 export const DEMO_PROXMOX_NAME = "Demo Proxmox cluster";
+export const DEMO_VCD_NAME = "Demo Cloud Director";
+
+async function pointDemoConnection(
+  services: AppServices,
+  kind: ConnectionKind,
+  input: Omit<ConnectionInput, "id">,
+) {
+  const existing = await services.prisma.connection.findFirst({
+    where: { kind, name: input.name },
+  });
+  await saveConnection(
+    services.prisma,
+    services.secrets,
+    kind,
+    { ...input, id: existing?.id ?? null },
+    null,
+  );
+}
 
 /** Starts the stand-ins and points the demo connections at them (their address changes per start). */
 export async function startDemo(services: AppServices): Promise<Demo> {
@@ -18,25 +45,30 @@ export async function startDemo(services: AppServices): Promise<Demo> {
     version: "9.1",
     latencyMs: 5,
   });
-  const existing = await services.prisma.connection.findFirst({
-    where: { kind: "PROXMOX", name: DEMO_PROXMOX_NAME },
-  });
+  const director = await createVcdStandin({ model: demoDirector(), latencyMs: 5 });
   const [username, tokenId] = DEFAULT_TOKEN.id.split("!");
-  await saveConnection(
-    services.prisma,
-    services.secrets,
-    "PROXMOX",
-    {
-      id: existing?.id ?? null,
-      name: DEMO_PROXMOX_NAME,
-      url: proxmox.url,
-      caPem: proxmox.caPem,
-      username: username ?? "",
-      tokenId,
-      secret: DEFAULT_TOKEN.secret,
+  await pointDemoConnection(services, "PROXMOX", {
+    name: DEMO_PROXMOX_NAME,
+    url: proxmox.url,
+    caPem: proxmox.caPem,
+    username: username ?? "",
+    tokenId,
+    secret: DEFAULT_TOKEN.secret,
+  });
+  const provider = DEFAULT_VCD_USERS.find((u) => u.role === "provider");
+  if (provider) {
+    await pointDemoConnection(services, "VCD", {
+      name: DEMO_VCD_NAME,
+      url: director.url,
+      caPem: director.caPem,
+      username: `${provider.user}@${provider.org}`,
+      secret: provider.password,
+    });
+  }
+  services.logger.info({ proxmox: proxmox.url, director: director.url }, "Demo stand-ins running");
+  return {
+    close: async () => {
+      await Promise.all([proxmox.close(), director.close()]);
     },
-    null,
-  );
-  services.logger.info({ url: proxmox.url }, "Demo Proxmox stand-in running");
-  return { close: () => proxmox.close() };
+  };
 }
