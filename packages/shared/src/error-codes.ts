@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   RATE_LIMITED: "RATE_LIMITED",
   /** The query exceeds a depth, alias, token or cost limit. */
   QUERY_TOO_COMPLEX: "QUERY_TOO_COMPLEX",
+  /** The server is shutting down and takes no new work; retry on another replica or later. */
+  SHUTTING_DOWN: "SHUTTING_DOWN",
   /** Anything unexpected; the details are in the server log under the request id. */
   INTERNAL_SERVER_ERROR: "INTERNAL_SERVER_ERROR",
 } as const;

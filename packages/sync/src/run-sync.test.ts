@@ -485,3 +485,43 @@ describe("nodes and edge gateways", () => {
     expect(row).toMatchObject({ isOnline: false, memoryBytes: 2n ** 36n });
   });
 });
+
+describe("stopping a sync", () => {
+  it("a sync stopped during its read is CANCELLED, removes nothing and leaves the connection's health alone", async () => {
+    await sync({ lists: [okList("pve1/qemu", range(100, 3))] });
+    const before = await rowVersions();
+    const healthBefore = await db.prisma.connection.findUniqueOrThrow({
+      where: { id: connectionId },
+    });
+    const controller = new AbortController();
+    // The read returns an empty (cut short) list after the stop: it must not be reconciled.
+    const read = async (): Promise<SourceSnapshot> => {
+      controller.abort(new Error("The server is shutting down."));
+      return { lists: [okList("pve1/qemu", [])] };
+    };
+    const result = await sync({ lists: [] }, { read, signal: controller.signal });
+    expect(result).toMatchObject({ outcome: "CANCELLED", errorClass: "cancelled" });
+    expect(result.message).toContain("The server is shutting down.");
+    expect(await rowVersions()).toEqual(before);
+    const run = await db.prisma.syncRun.findUniqueOrThrow({ where: { id: result.syncRunId } });
+    expect(run.outcome).toBe("CANCELLED");
+    expect(run.finishedAt).toBeInstanceOf(Date);
+    const health = await db.prisma.connection.findUniqueOrThrow({ where: { id: connectionId } });
+    expect(health).toMatchObject({
+      lastSyncAt: healthBefore.lastSyncAt,
+      lastSyncOutcome: "SUCCESS",
+      consecutiveFailures: 0,
+    });
+  });
+
+  it("a read that throws because of the stop is CANCELLED, not FAILED", async () => {
+    const controller = new AbortController();
+    const read = async (_emit: unknown, signal?: AbortSignal): Promise<SourceSnapshot> => {
+      controller.abort();
+      signal?.throwIfAborted();
+      return { lists: [] };
+    };
+    const result = await sync({ lists: [] }, { read, signal: controller.signal });
+    expect(result.outcome).toBe("CANCELLED");
+  });
+});

@@ -30,8 +30,13 @@ export interface RunSyncOptions {
   /** Compute what would change and store it as the run's preview; write no inventory rows. */
   dryRun?: boolean;
   correlationId?: string;
-  /** Reads the source (the adapter); may emit its own progress events. */
-  read: (emit: (event: SyncProgressEvent) => void) => Promise<SourceSnapshot>;
+  /** Reads the source (the adapter); may emit its own progress events; stops when `signal` aborts. */
+  read: (emit: (event: SyncProgressEvent) => void, signal?: AbortSignal) => Promise<SourceSnapshot>;
+  /**
+   * Stops the sync at its safe point, the read: an aborted sync is recorded as CANCELLED and
+   * writes no inventory. Once reconciling has begun the run finishes (its writes are bounded).
+   */
+  signal?: AbortSignal;
   emit?: (event: SyncProgressEvent) => void;
   /** The clock (tests). */
   now?: () => Date;
@@ -40,7 +45,8 @@ export interface RunSyncOptions {
 /** How a sync ended, as stored on its sync_runs row. */
 export interface SyncResult {
   syncRunId: string;
-  outcome: SyncRunOutcome;
+  /** CANCELLED: stopped at the safe point (shutdown, a lost lease); nothing was written. */
+  outcome: SyncRunOutcome | "CANCELLED";
   counts: SyncCounts;
   message: string;
   guardFired: boolean;
@@ -149,9 +155,13 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
   let snapshot: SourceSnapshot;
   try {
     emit({ type: "phase", phase: "reading" });
-    snapshot = await options.read(emit);
+    snapshot = await options.read(emit, options.signal);
+    // TRAP: SPEC §8 — a sync stopped during its read must remove nothing: a snapshot that arrives
+    // after the stop may be partial (a read cut short), so it is never reconciled.
+    options.signal?.throwIfAborted();
     return await reconcile(options, ctx, snapshot, emit, clock);
   } catch (error) {
+    if (options.signal?.aborted) return recordCancelled(options, run.id, clock, emit);
     const errorClass = errorClassOf(error);
     const message = error instanceof Error ? error.message : String(error);
     const finishedAt = clock();
@@ -183,6 +193,43 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
       errorClass,
     };
   }
+}
+
+function reasonOf(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error && reason.name !== "AbortError") return reason.message;
+  if (typeof reason === "string" && reason) return reason;
+  return "The sync was stopped before it finished reading.";
+}
+
+/** A stopped sync: the run says so; the connection's health and its inventory are untouched. */
+async function recordCancelled(
+  options: RunSyncOptions,
+  syncRunId: string,
+  clock: () => Date,
+  emit: (event: SyncProgressEvent) => void,
+): Promise<SyncResult> {
+  const message = `Cancelled: ${reasonOf(options.signal)} Nothing was changed.`;
+  await options.prisma.syncRun.update({
+    where: { id: syncRunId },
+    data: {
+      outcome: "CANCELLED",
+      finishedAt: clock(),
+      counts: toJson(ZERO),
+      message,
+      errorClass: "cancelled",
+    },
+  });
+  emit({ type: "failed", errorClass: "cancelled", message });
+  return {
+    syncRunId,
+    outcome: "CANCELLED",
+    counts: ZERO,
+    message,
+    guardFired: false,
+    suppressed: [],
+    errorClass: "cancelled",
+  };
 }
 
 async function reconcile(
