@@ -1,7 +1,7 @@
 /**
  * Stand-in hypervisor servers for tests, the demo mode and benchmarks: real HTTPS servers with
  * a private CA, a mutable inventory model, fault switches, latency, a worker limit and a
- * request log. Proxmox VE and Cloud Director today; vCenter will reuse `http/` and `tls.ts`.
+ * request log. Proxmox VE, Cloud Director and vCenter, all on the same `http/` server and `tls.ts`.
  */
 export {
   type FaultAction,
@@ -108,3 +108,38 @@ export {
   DEFAULT_API_VERSIONS,
   KNOWN_API_VERSIONS,
 } from "./vcd/versions.ts";
+export {
+  extraInterface,
+  nicInterface,
+  vcenterDisk,
+  vcenterMac,
+  vcenterNic,
+  vcenterUuid,
+  vcenterVm,
+} from "./vcenter/builders.ts";
+export { DEMO_VCENTER_IDS, demoVcenter } from "./vcenter/demo-vcenter.ts";
+export { type GenerateVcenterOptions, generateVcenter } from "./vcenter/generator.ts";
+export type { VcenterSettings, VcenterWriteAttempt } from "./vcenter/handler.ts";
+export {
+  type HostConnectionState,
+  type VcenterCluster,
+  type VcenterDatacenter,
+  type VcenterFolder,
+  type VcenterGuestAddress,
+  type VcenterGuestInterface,
+  type VcenterHost,
+  VcenterModel,
+  type VcenterPowerState,
+  type VcenterSpec,
+  type VcenterVm,
+  type VcenterVmDisk,
+  type VcenterVmNic,
+} from "./vcenter/model.ts";
+export {
+  createVcenterStandin,
+  DEFAULT_VCENTER_PASSWORD,
+  DEFAULT_VCENTER_USERS,
+  type VcenterStandin,
+  type VcenterStandinOptions,
+} from "./vcenter/server.ts";
+export type { VcenterSession, VcenterUserSpec } from "./vcenter/sessions.ts";

@@ -1,0 +1,126 @@
+// The JSON shapes of the vSphere Automation API (7.0.3 / 8.0): plain arrays for lists, VM.Info
+// with nics/disks keyed by device key, guest interfaces with `nic` only on virtual NICs.
+import type { VcenterCluster, VcenterHost, VcenterModel, VcenterVm } from "./model.ts";
+
+/** VM.Summary; `cpu_count`/`memory_size_MiB` left out when unknown, as vCenter does. */
+export function vmSummary(vm: VcenterVm): Record<string, unknown> {
+  return {
+    ...(vm.memoryMiB === null ? {} : { memory_size_MiB: vm.memoryMiB }),
+    vm: vm.id,
+    name: vm.name,
+    power_state: vm.powerState,
+    ...(vm.cpuCount === null ? {} : { cpu_count: vm.cpuCount }),
+  };
+}
+
+function busAddress(index: number, bus: string): Record<string, unknown> {
+  const key = bus.toLowerCase();
+  return key === "nvme" || key === "ide"
+    ? { [key]: { primary: true, master: index === 0, bus: 0, unit: index } }
+    : { [key]: { bus: 0, unit: index } };
+}
+
+/** VM.Info, shaped like the recorded `vcenter_vm/GET.200.vm-1049.json`. */
+export function vmInfo(vm: VcenterVm): Record<string, unknown> {
+  const nics = Object.fromEntries(
+    vm.nics.map((nic, index) => [
+      nic.key,
+      {
+        start_connected: nic.isConnected,
+        pci_slot_number: 160 + index * 32,
+        backing: {
+          network_name: nic.networkName,
+          type: "STANDARD_PORTGROUP",
+          network: nic.networkId,
+        },
+        mac_address: nic.mac,
+        mac_type: "ASSIGNED",
+        allow_guest_control: false,
+        wake_on_lan_enabled: false,
+        label: nic.label,
+        state: vm.powerState === "POWERED_ON" && nic.isConnected ? "CONNECTED" : "NOT_CONNECTED",
+        type: nic.type,
+        upt_compatibility_enabled: false,
+      },
+    ]),
+  );
+  const disks = Object.fromEntries(
+    vm.disks.map((disk, index) => [
+      disk.key,
+      {
+        label: disk.label,
+        type: disk.bus,
+        ...busAddress(index, disk.bus),
+        backing: { vmdk_file: disk.vmdkFile, type: "VMDK_FILE" },
+        capacity: disk.capacityBytes,
+      },
+    ]),
+  );
+  return {
+    guest_OS: vm.guestOs,
+    name: vm.name,
+    identity: { name: vm.name, bios_uuid: vm.biosUuid, instance_uuid: vm.instanceUuid },
+    power_state: vm.powerState,
+    instant_clone_frozen: false,
+    hardware: { upgrade_policy: "NEVER", upgrade_status: "NONE", version: vm.hardwareVersion },
+    boot: { delay: 0, retry_delay: 10000, enter_setup_mode: false, type: "BIOS", retry: false },
+    boot_devices: [],
+    cpu: {
+      hot_remove_enabled: false,
+      count: vm.cpuCount ?? 1,
+      hot_add_enabled: false,
+      cores_per_socket: 1,
+    },
+    memory: { hot_add_enabled: true, size_MiB: vm.memoryMiB ?? 1024 },
+    disks,
+    nics,
+    cdroms: {},
+    floppies: {},
+    parallel_ports: {},
+    serial_ports: {},
+    sata_adapters: {},
+    scsi_adapters: {},
+    nvme_adapters: {},
+  };
+}
+
+/** The guest networking interfaces as Tools reports them. */
+export function guestInterfaces(vm: VcenterVm): Record<string, unknown>[] {
+  return vm.guestInterfaces.map((iface) => ({
+    ...(iface.nicKey === null ? {} : { nic: iface.nicKey }),
+    mac_address: iface.mac,
+    ip: {
+      ip_addresses: iface.addresses.map((a) => ({
+        ip_address: a.address,
+        prefix_length: a.prefixLength,
+        ...(a.origin ? { origin: a.origin } : {}),
+        state: a.origin === "LINKLAYER" ? "UNKNOWN" : "PREFERRED",
+      })),
+    },
+  }));
+}
+
+/** Host.Summary; `power_state` only while CONNECTED. */
+export function hostSummary(host: VcenterHost): Record<string, unknown> {
+  return {
+    connection_state: host.connectionState,
+    host: host.id,
+    name: host.name,
+    ...(host.connectionState === "CONNECTED" ? { power_state: "POWERED_ON" } : {}),
+  };
+}
+
+/** Cluster.Summary. */
+export function clusterSummary(cluster: VcenterCluster): Record<string, unknown> {
+  return {
+    drs_enabled: cluster.drsEnabled,
+    cluster: cluster.id,
+    name: cluster.name,
+    ha_enabled: cluster.haEnabled,
+  };
+}
+
+/** The cluster a VM runs in (through its host), if any. */
+export function clusterOfVm(model: VcenterModel, vm: VcenterVm): string | null {
+  return model.host(vm.hostId)?.clusterId ?? null;
+}
