@@ -1,0 +1,14 @@
+export { selectGuestIps, type VmNic } from "./ip-selection.ts";
+export {
+  datastoreOf,
+  mapVcenterVm,
+  powerState,
+  type VcenterVmContext,
+  type VcenterVmPlace,
+} from "./map-vm.ts";
+export {
+  readVcenterInventory,
+  VCENTER_VM_LIST_KEY,
+  type VcenterReadOptions,
+  type VcenterReadProgress,
+} from "./read-inventory.ts";

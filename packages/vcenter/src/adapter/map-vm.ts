@@ -1,0 +1,164 @@
+// Maps what the vCenter client read about one VM into the neutral shape (SPEC §6).
+import type {
+  JsonObject,
+  NeutralDisk,
+  NeutralNic,
+  NeutralPowerState,
+  NeutralVm,
+} from "@hyperlens/shared";
+import type { GuestInterfacesOutcome } from "../client.ts";
+import { normalizeMac } from "../mac.ts";
+import type { VcenterVmInfo } from "../parse/vm-info.ts";
+import type { VcenterVmSummary } from "../parse/vm-list.ts";
+import { selectGuestIps } from "./ip-selection.ts";
+
+const MIB = 1024 * 1024;
+
+/** Where the VM runs, as names (null when unknown). */
+export interface VcenterVmPlace {
+  datacenterName: string | null;
+  clusterName: string | null;
+  hostName: string | null;
+  /** Host moref, kept in details. */
+  host: string | null;
+}
+
+/** What the VM was read in. */
+export interface VcenterVmContext {
+  /** The vCenter's name (base URL host), kept for the Director↔vCenter link (SPEC §10). */
+  serverName: string | null;
+}
+
+/** vCenter's power state → neutral state. */
+export function powerState(state: string): NeutralPowerState {
+  switch (state) {
+    case "POWERED_ON":
+      return "RUNNING";
+    case "POWERED_OFF":
+      return "STOPPED";
+    case "SUSPENDED":
+      return "SUSPENDED";
+    default:
+      return "UNKNOWN";
+  }
+}
+
+/** `[datastore1] vm/vm.vmdk` → `datastore1`. */
+export function datastoreOf(vmdkFile: string | null): string | null {
+  const match = /^\[([^\]]+)\]/.exec(vmdkFile ?? "");
+  return match?.[1] ?? null;
+}
+
+function toNics(info: VcenterVmInfo): NeutralNic[] {
+  return info.nics.map((n) => {
+    const mac = normalizeMac(n.macAddress);
+    const network = n.networkName ?? n.network;
+    return {
+      key: n.key,
+      ...(mac ? { mac } : {}),
+      ...(network ? { network } : {}),
+      ...(n.type ? { model: n.type.toLowerCase() } : {}),
+      ...(n.state === null ? {} : { isConnected: n.state === "CONNECTED" }),
+    };
+  });
+}
+
+function toDisks(info: VcenterVmInfo): NeutralDisk[] {
+  return info.disks.map((d) => {
+    const storage = datastoreOf(d.vmdkFile);
+    return {
+      key: d.key,
+      ...(d.capacityBytes === null ? {} : { capacityBytes: d.capacityBytes }),
+      ...(storage ? { storage } : {}),
+      ...(d.type ? { busType: d.type.toLowerCase() } : {}),
+    };
+  });
+}
+
+/**
+ * Maps one VM (list row + VM.Info + guest interfaces, or undefined when not asked) to a
+ * {@link NeutralVm}, identified by its moref (`vm-1049`).
+ */
+export function mapVcenterVm(
+  summary: VcenterVmSummary,
+  info: VcenterVmInfo,
+  guest: GuestInterfacesOutcome | undefined,
+  place: VcenterVmPlace,
+  context: VcenterVmContext,
+): NeutralVm {
+  const nics = toNics(info);
+  const disks = toDisks(info);
+  const sizes = disks.flatMap((d) => (d.capacityBytes === undefined ? [] : [d.capacityBytes]));
+  const cpuCount = info.cpuCount ?? summary.cpuCount;
+  const memoryMiB = info.memoryMiB ?? summary.memoryMiB;
+  const ips =
+    guest?.kind === "ok"
+      ? selectGuestIps(
+          guest.interfaces,
+          info.nics.map((n) => ({ key: n.key, mac: n.macAddress })),
+        )
+      : [];
+  const guestNetworking =
+    guest === undefined
+      ? "not asked (VM not powered on)"
+      : guest.kind === "ok"
+        ? "answered"
+        : guest.reason;
+  const vcenter: JsonObject = {
+    moref: summary.vm,
+    server: context.serverName,
+    instanceUuid: info.instanceUuid,
+    biosUuid: info.biosUuid,
+    host: place.host,
+    guestOsId: info.guestOs,
+    powerState: info.powerState,
+    hardwareVersion: info.hardwareVersion,
+    coresPerSocket: info.coresPerSocket,
+    guestNetworking,
+    nics: info.nics.map((n) => ({
+      key: n.key,
+      label: n.label,
+      macType: n.macType,
+      backingType: n.backingType,
+      networkId: n.network,
+      startConnected: n.startConnected,
+    })),
+    disks: info.disks.map((d) => ({
+      key: d.key,
+      label: d.label,
+      backingType: d.backingType,
+      vmdkFile: d.vmdkFile,
+    })),
+  };
+  return {
+    externalId: summary.vm,
+    name: info.name,
+    kind: "VM",
+    state: powerState(info.powerState),
+    ...(cpuCount === null ? {} : { cpuCount }),
+    ...(memoryMiB === null ? {} : { memoryBytes: memoryMiB * MIB }),
+    ...(sizes.length ? { diskTotalBytes: sizes.reduce((a, b) => a + b, 0) } : {}),
+    ...(info.guestOs ? { guestOs: info.guestOs } : {}),
+    isTemplate: false,
+    tags: [],
+    location: {
+      ...(place.datacenterName ? { datacenterName: place.datacenterName } : {}),
+      ...(place.clusterName ? { clusterName: place.clusterName } : {}),
+      ...(place.hostName ? { hostName: place.hostName } : {}),
+    },
+    nics,
+    ips,
+    // Tools silent (VM off, Tools not running): the last-known addresses stay (SPEC §10).
+    ipsFromGuestAreLive: guest?.kind === "ok",
+    disks,
+    details: {
+      source: "VCENTER",
+      location: {
+        datacenter: place.datacenterName,
+        cluster: place.clusterName,
+        host: place.hostName,
+      },
+      vcenter,
+    },
+  };
+}

@@ -1,0 +1,213 @@
+// The adapter against the vCenter stand-in: one "vms" list that is ok only after a complete read
+// (cap split by host and folder), locations from the list filters, IPs from the VM's own NICs.
+import type { NeutralVm, SourceSnapshot } from "@hyperlens/shared";
+import { generateVcenter, DEMO_VCENTER_IDS as ids } from "@hyperlens/standins";
+import { describe, expect, it } from "vitest";
+import { setup } from "../test-support/setup.ts";
+import { readVcenterInventory } from "./read-inventory.ts";
+
+function okVms(snapshot: SourceSnapshot): NeutralVm[] {
+  const list = snapshot.lists[0];
+  if (list?.status !== "ok") throw new Error(`list not ok: ${JSON.stringify(list)}`);
+  return list.vms;
+}
+
+function vmNamed(vms: NeutralVm[], name: string): NeutralVm {
+  const vm = vms.find((v) => v.name === name);
+  if (!vm) throw new Error(`no VM ${name}`);
+  return vm;
+}
+
+const accepted = (vm: NeutralVm) => vm.ips.filter((ip) => ip.isAccepted).map((ip) => ip.address);
+
+describe("reading the demo vCenter", () => {
+  it("maps hosts to nodes and VMs to the neutral shape with datacenter/cluster/host", async () => {
+    const { standin, client } = await setup();
+    const snapshot = await readVcenterInventory(client);
+    expect(snapshot.lists.map((l) => [l.key, l.status])).toEqual([["vms", "ok"]]);
+    expect(snapshot.nodes?.map((n) => [n.externalId, n.clusterName ?? null, n.isOnline])).toEqual([
+      [ids.esxi1, "my_cluster", true],
+      [ids.esxi2, "my_cluster", true],
+      [ids.esxiStandalone, null, true],
+      [ids.esxiOffline, null, false],
+    ]);
+    const vms = okVms(snapshot);
+    expect(vms).toHaveLength(6);
+    const db = vmNamed(vms, "db-01");
+    expect(db).toMatchObject({
+      externalId: ids.vmDb01,
+      kind: "VM",
+      state: "RUNNING",
+      cpuCount: 8,
+      memoryBytes: 32768 * 1024 * 1024,
+      guestOs: "RHEL_9_64",
+      location: { datacenterName: "Lab", clusterName: "my_cluster", hostName: "esxi2.test" },
+      ipsFromGuestAreLive: true,
+      diskTotalBytes: 540 * 1024 ** 3,
+    });
+    expect(db.nics.map((n) => [n.key, n.mac, n.network])).toEqual([
+      ["4000", "00:50:56:b1:44:01", "VM Network"],
+      ["4001", "00:50:56:b1:44:02", "Backup"],
+    ]);
+    expect(db.disks.map((d) => [d.key, d.storage, d.busType])).toEqual([
+      ["2000", "datastore1", "scsi"],
+      ["2001", "ssd-01", "scsi"],
+    ]);
+    expect(accepted(db)).toEqual(["192.168.10.31", "10.99.0.31"]);
+    expect(db.details).toMatchObject({
+      source: "VCENTER",
+      location: { datacenter: "Lab", cluster: "my_cluster", host: "esxi2.test" },
+      vcenter: { moref: ids.vmDb01, server: "127.0.0.1", host: ids.esxi2 },
+    });
+    const win = vmNamed(vms, "win-01");
+    expect(win.location).toEqual({ datacenterName: "Lab", hostName: "esxi3.test" });
+    expect(standin.openSessions).toBe(0);
+  });
+
+  it("keeps only IPs on the VM's own NICs, whatever the MAC case; the rest is explained", async () => {
+    const { client } = await setup();
+    const web = vmNamed(okVms(await readVcenterInventory(client)), "web-01");
+    // The guest reports its NIC's MAC in upper case; vCenter's NIC has it in lower case.
+    expect(accepted(web)).toEqual(["192.168.10.21"]);
+    expect(web.ips.find((ip) => ip.address === "192.168.10.21")).toMatchObject({
+      origin: "DHCP",
+      nicKey: "4000",
+    });
+    const docker = web.ips.find((ip) => ip.address === "172.17.0.1");
+    expect(docker).toMatchObject({ isAccepted: false });
+    expect(docker?.rejectReason).toMatch(/02:42:ac:11:00:01: not backed by a virtual NIC/);
+    const win = vmNamed(okVms(await readVcenterInventory(client)), "win-01");
+    expect(accepted(win)).toEqual(["192.168.10.41"]);
+    expect(win.ips.some((ip) => ip.address.startsWith("172.24.") && !ip.isAccepted)).toBe(true);
+  });
+
+  it("Tools not running costs only the IPs: no error, ipsFromGuestAreLive false", async () => {
+    const { standin, client } = await setup();
+    const vms = okVms(await readVcenterInventory(client));
+    const build = vmNamed(vms, "build-01");
+    expect(build).toMatchObject({ state: "RUNNING", ips: [], ipsFromGuestAreLive: false });
+    expect(build.details).toMatchObject({
+      vcenter: { guestNetworking: "VMware Tools is not running." },
+    });
+    const off = vmNamed(vms, "test_vm1");
+    expect(off).toMatchObject({ state: "STOPPED", ipsFromGuestAreLive: false });
+    // A powered-off VM is not asked at all.
+    expect(standin.requests.some((r) => r.path.includes(`${ids.vmTest}/guest`))).toBe(false);
+  });
+
+  it("sends only GET, plus the session POST and DELETE, over a whole read", async () => {
+    const { standin, client } = await setup({ model: generateVcenter({ vms: 40 }), vmListCap: 10 });
+    await readVcenterInventory(client);
+    const writes = standin.requests.filter((r) => r.method !== "GET");
+    expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /api/session",
+      "DELETE /api/session",
+    ]);
+    expect(standin.writeAttempts).toEqual([]);
+  });
+});
+
+describe("past the VM list cap", () => {
+  const threeHosts = () =>
+    generateVcenter({ datacenters: 1, clustersPerDc: 1, hostsPerCluster: 3, vms: 120, seed: 9 });
+
+  it("with cap 50 and 120 VMs over 3 hosts, every VM is read through the host split", async () => {
+    const { standin, client } = await setup({ model: threeHosts(), vmListCap: 50 });
+    const vms = okVms(await readVcenterInventory(client));
+    expect(vms).toHaveLength(120);
+    expect(new Set(vms.map((v) => v.externalId)).size).toBe(120);
+    expect(vms.every((v) => v.location.hostName !== undefined)).toBe(true);
+    const lists = standin.requests.filter((r) => r.path === "/api/vcenter/vm");
+    expect(lists.map((r) => r.status)).toEqual([500, 200, 200, 200]);
+    expect(standin.openSessions).toBe(0);
+  });
+
+  it("a whole list AT the cap is not trusted: it is split too", async () => {
+    const model = threeHosts();
+    const { standin, client } = await setup({ model }, { vmListCap: 50 });
+    // A server that silently cuts the list at the cap, as a full answer would look.
+    const first50 = model.vms.slice(0, 50).map((vm) => ({
+      vm: vm.id,
+      name: vm.name,
+      power_state: vm.powerState,
+    }));
+    standin.faults.fail("/api/vcenter/vm", 200, {
+      nth: 1,
+      body: JSON.stringify(first50),
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(okVms(await readVcenterInventory(client))).toHaveLength(120);
+  });
+
+  it("a host over the cap is split by folder", async () => {
+    const model = generateVcenter({ clustersPerDc: 1, hostsPerCluster: 1, vms: 120, seed: 4 });
+    const { standin, client } = await setup({ model, vmListCap: 50 });
+    expect(okVms(await readVcenterInventory(client))).toHaveLength(120);
+    expect(standin.requests.some((r) => r.path === "/api/vcenter/folder")).toBe(true);
+  });
+
+  it("a folder still over the cap fails the list rather than shortening it", async () => {
+    const model = generateVcenter({ clustersPerDc: 1, hostsPerCluster: 1, vms: 200, seed: 4 });
+    const { client } = await setup({ model, vmListCap: 50 });
+    const snapshot = await readVcenterInventory(client);
+    expect(snapshot.lists[0]).toMatchObject({ key: "vms", status: "failed" });
+  });
+
+  it("one failed part fails the list (nothing removed), keeps the nodes, and logs out", async () => {
+    const { standin, client } = await setup({ model: threeHosts(), vmListCap: 50 });
+    standin.faults.fail("/api/vcenter/vm", 503, { nth: 3, times: 5 });
+    const snapshot = await readVcenterInventory(client);
+    expect(snapshot.lists[0]).toMatchObject({ key: "vms", status: "failed" });
+    expect(snapshot.lists[0]).toHaveProperty("reason", expect.stringMatching(/hosts=host-/));
+    expect(snapshot.nodes).toHaveLength(3);
+    expect(standin.openSessions).toBe(0);
+  });
+});
+
+describe("failures part-way", () => {
+  it("a VM whose details fail fails the whole list, naming the VM", async () => {
+    const { standin, client } = await setup();
+    standin.faults.fail(`/api/vcenter/vm/${ids.vmDb01}`, 500, { times: 10 });
+    const snapshot = await readVcenterInventory(client);
+    expect(snapshot.lists[0]).toMatchObject({ status: "failed" });
+    expect(snapshot.lists[0]).toHaveProperty(
+      "reason",
+      expect.stringContaining(`db-01 (${ids.vmDb01})`),
+    );
+    expect(standin.openSessions).toBe(0);
+  });
+
+  it("a failed host list fails the list without nodes, and logs out", async () => {
+    const { standin, client } = await setup();
+    standin.faults.fail("/api/vcenter/host", 403, { times: 20 });
+    const snapshot = await readVcenterInventory(client);
+    expect(snapshot.nodes).toBeUndefined();
+    expect(snapshot.lists[0]).toMatchObject({ status: "failed" });
+    expect(standin.openSessions).toBe(0);
+  });
+
+  it("an aborted read throws and still logs out", async () => {
+    const { standin, client } = await setup();
+    const controller = new AbortController();
+    const read = readVcenterInventory(client, {
+      signal: controller.signal,
+      onProgress: (event) => {
+        if (event.type === "listing") controller.abort();
+      },
+    });
+    await expect(read).rejects.toThrow();
+    expect(standin.openSessions).toBe(0);
+  });
+
+  it("a moved VM changes host; a removed VM is absent from a complete list", async () => {
+    const { standin, client } = await setup();
+    standin.model.moveVm(ids.vmWeb01, ids.esxiStandalone);
+    standin.model.removeVm(ids.vmVcls);
+    const vms = okVms(await readVcenterInventory(client));
+    expect(vmNamed(vms, "web-01").location).toEqual({
+      datacenterName: "Lab",
+      hostName: "esxi3.test",
+    });
+    expect(vms.map((v) => v.externalId)).not.toContain(ids.vmVcls);
+  });
+});

@@ -1,0 +1,149 @@
+// The vSphere Automation API session: Basic login at POST /api/session, the token sent back as
+// `vmware-api-session-id` on every read, one re-login when it expires mid-sync, and the logout.
+import {
+  type HyperClient,
+  HyperError,
+  type HyperResponse,
+  isHyperError,
+} from "@hyperlens/hyper-http";
+import { parseSessionToken } from "./parse/session.ts";
+
+/** Login credentials of a vCenter connection. */
+export interface VcenterCredentials {
+  /** `user@vsphere.local`, or `DOMAIN\user` / `user@ad.example` for identity sources. */
+  username: string;
+  password: string;
+}
+
+/** Options of {@link createVcenterSession}. */
+export interface VcenterSessionOptions {
+  http: HyperClient;
+  credentials: VcenterCredentials;
+}
+
+/** Options of one read. */
+export interface VcenterGetOptions {
+  /** Retry 5xx answers (default true); off where a 5xx is an answer (VM list cap, Tools off). */
+  retryServerErrors?: boolean;
+}
+
+/** A vCenter session: log in, send authorized reads, log out. */
+export interface VcenterSession {
+  /** Whether a session is open (or being opened). */
+  readonly isOpen: boolean;
+  login(): Promise<void>;
+  /** Deletes the open session; does nothing without one. Rejects when the DELETE fails. */
+  logout(): Promise<void>;
+  /** GET with the session header; after a 401 logs in again once and repeats the call. */
+  get(path: string, options?: VcenterGetOptions): Promise<HyperResponse>;
+}
+
+/** The header vCenter reads the session token from. */
+export const SESSION_HEADER = "vmware-api-session-id";
+const SESSION_PATH = "/api/session";
+
+/** Creates a {@link VcenterSession}; concurrent callers share one login in flight. */
+export function createVcenterSession(options: VcenterSessionOptions): VcenterSession {
+  const { http, credentials } = options;
+  let token: string | undefined;
+  let pending: Promise<string> | undefined;
+
+  async function postLogin(): Promise<string> {
+    const basic = Buffer.from(`${credentials.username}:${credentials.password}`, "utf8");
+    try {
+      const answer = await http.request({
+        method: "POST",
+        path: SESSION_PATH,
+        purpose: "login",
+        headers: { authorization: `Basic ${basic.toString("base64")}` },
+      });
+      return parseSessionToken(answer.json(), `POST ${SESSION_PATH}`);
+    } catch (error) {
+      if (isHyperError(error) && error.status === 401) throw withLoginHint(error);
+      throw error;
+    }
+  }
+
+  function login(): Promise<string> {
+    if (token !== undefined) return Promise.resolve(token);
+    pending ??= postLogin()
+      .then((opened) => {
+        token = opened;
+        return opened;
+      })
+      .finally(() => {
+        pending = undefined;
+      });
+    return pending;
+  }
+
+  async function get(path: string, getOptions: VcenterGetOptions = {}): Promise<HyperResponse> {
+    if (token === undefined && pending === undefined) {
+      throw new HyperError(
+        `No vCenter session is open for GET ${path}; log in first (withSession)`,
+        {
+          errorClass: "config",
+          source: "vCenter",
+          method: "GET",
+          path,
+        },
+      );
+    }
+    const send = (used: string) =>
+      http.request({
+        method: "GET",
+        path,
+        headers: { [SESSION_HEADER]: used },
+        ...(getOptions.retryServerErrors === false ? { retryServerErrors: false } : {}),
+      });
+    const used = await login();
+    try {
+      return await send(used);
+    } catch (error) {
+      // Sessions end after 30 idle minutes or a vpxd restart; one fresh login covers a long sync,
+      // a second 401 is a real "auth" failure.
+      if (!isHyperError(error) || error.status !== 401) throw error;
+      if (token === used) token = undefined;
+      return send(await login());
+    }
+  }
+
+  async function logout(): Promise<void> {
+    const open = token ?? (pending ? await pending.catch(() => undefined) : undefined);
+    token = undefined;
+    if (open === undefined) return;
+    await http.request({
+      method: "DELETE",
+      path: SESSION_PATH,
+      purpose: "logout",
+      headers: { [SESSION_HEADER]: open },
+    });
+  }
+
+  return {
+    get isOpen() {
+      return token !== undefined || pending !== undefined;
+    },
+    login: async () => {
+      await login();
+    },
+    logout,
+    get,
+  };
+}
+
+function withLoginHint(error: HyperError): HyperError {
+  const hint =
+    "vCenter user names include the identity source, e.g. hyperlens@vsphere.local or DOMAIN\\user";
+  return new HyperError(`${error.message} (${hint})`, {
+    errorClass: error.errorClass,
+    source: error.source,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.serverMessage === undefined ? {} : { serverMessage: error.serverMessage }),
+    ...(error.method === undefined ? {} : { method: error.method }),
+    ...(error.path === undefined ? {} : { path: error.path }),
+    ...(error.attempts === undefined ? {} : { attempts: error.attempts }),
+    hint,
+    cause: error,
+  });
+}
