@@ -36,7 +36,8 @@ if (mode === "start") {
   const server = spawn(process.execPath, ["--import", "tsx", at("apps/api/src/main.ts")], {
     cwd: root,
     stdio: "inherit",
-    env: process.env,
+    // The quick start shows demo hypervisors unless told otherwise (HYPERLENS_DEMO=0).
+    env: { HYPERLENS_DEMO: "1", ...process.env },
   });
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
   server.on("exit", (code) => process.exit(code ?? 0));

@@ -15,6 +15,18 @@ export type DatabaseTarget =
   | { kind: "pglite" /** a directory, or "memory://" */; dataDir: string }
   | { kind: "postgres"; url: string };
 
+/** Observes every SQL statement Prisma sends (tests count them to catch N+1 queries). */
+export type QueryListener = (sql: string) => void;
+
+type Adapter = NonNullable<ConstructorParameters<typeof PrismaClient>[0]>["adapter"];
+
+function createClient(adapter: Adapter, onQuery?: QueryListener): PrismaClient {
+  if (!onQuery) return new PrismaClient({ adapter });
+  const client = new PrismaClient({ adapter, log: [{ emit: "event", level: "query" }] });
+  client.$on("query", (event) => onQuery(event.query));
+  return client;
+}
+
 /** An open database: the Prisma client plus raw SQL for bulk writes, readiness and shutdown. */
 export interface Database {
   prisma: PrismaClient;
@@ -60,7 +72,7 @@ function describeUrl(url: string): string {
   }
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
   let releaseLock = () => {};
   try {
@@ -89,7 +101,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     patchPgliteErrorMapping(adapter);
     return adapter;
   };
-  const prisma = new PrismaClient({ adapter: factory });
+  const prisma = createClient(factory, onQuery);
   return {
     prisma,
     kind: "pglite",
@@ -114,7 +126,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, onQuery?: QueryListener): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server must not crash the process.
   pool.on("error", () => {});
@@ -134,7 +146,7 @@ async function openPostgres(url: string): Promise<Database> {
       `Could not connect to PostgreSQL at ${describeUrl(url)}: ${(error as Error).message}`,
     );
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = createClient(new PrismaPg(pool), onQuery);
   return {
     prisma,
     kind: "postgres",
@@ -151,9 +163,11 @@ async function openPostgres(url: string): Promise<Database> {
 }
 
 /** Opens the database and applies pending migrations before anything else uses it. */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, options: { onQuery?: QueryListener } = {}): Promise<Database> {
   const db =
-    target.kind === "pglite" ? await openPglite(target.dataDir) : await openPostgres(target.url);
+    target.kind === "pglite"
+      ? await openPglite(target.dataDir, options.onQuery)
+      : await openPostgres(target.url, options.onQuery);
   try {
     await db.withExecutor((executor) => applyMigrations(executor));
   } catch (error) {

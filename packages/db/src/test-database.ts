@@ -2,7 +2,7 @@
 // set — a fresh database on that PostgreSQL server, dropped again at the end.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { type Database, openDatabase } from "./database.ts";
+import { type Database, openDatabase, type QueryListener } from "./database.ts";
 
 /** A migrated, empty database for one test file, and how to throw it away. */
 export interface TestDatabase extends Database {
@@ -29,17 +29,17 @@ async function adminQuery(url: string, sql: string): Promise<void> {
 }
 
 /** Opens a new empty database for a test; call `close()` in afterAll. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { onQuery?: QueryListener } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const target = { kind: "pglite", dataDir: "memory://" } as const;
-    return { ...(await openDatabase(target)), target };
+    return { ...(await openDatabase(target, options)), target };
   }
   const name = `hyperlens_test_${randomBytes(6).toString("hex")}`;
   await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
   const url = withDatabase(serverUrl, name);
   const target = { kind: "postgres", url } as const;
-  const db = await openDatabase(target);
+  const db = await openDatabase(target, options);
   return {
     ...db,
     url,

@@ -23,6 +23,7 @@ const VM_COLUMNS: Column<PlannedWrite>[] = (<[string, string, (w: PlannedWrite) 
   ["externalId", "text", (w) => w.vm.externalId],
   ["listKey", "text", (w) => w.listKey],
   ["name", "text", (w) => w.vm.name],
+  ["nameSort", "text", (w) => w.vm.name.toLowerCase()],
   ["kind", '"GuestKind"', (w) => w.vm.kind],
   ["state", '"PowerState"', (w) => w.vm.state],
   ["cpuCount", "int", (w) => w.vm.cpuCount],
