@@ -6,7 +6,10 @@ import type { AppServices } from "./context.ts";
 import { startDemo } from "./demo.ts";
 import { startServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { createSyncEvents } from "./services/sync-events.ts";
+import { createMetrics } from "./metrics/metrics.ts";
+import { createScheduler } from "./scheduler/scheduler.ts";
+import { createSyncCoordinator, drainSyncs } from "./services/sync-coordinator.ts";
+import { connectRedisSyncEvents, createSyncEvents } from "./services/sync-events.ts";
 import { hasAnyUser } from "./services/users.ts";
 
 /** A running Hyperlens and how to stop it. */
@@ -18,8 +21,12 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-/** Builds the long-lived services. The caller closes `db`. */
-export async function createServices(config: Config, logger: Logger): Promise<AppServices> {
+/** Builds the long-lived services. The caller closes `db` and `events`. */
+export async function createServices(
+  config: Config,
+  logger: Logger,
+  options: { role?: string } = {},
+): Promise<AppServices> {
   const secrets = new SecretBox(
     loadKeyring({
       key: config.secretKey,
@@ -27,7 +34,20 @@ export async function createServices(config: Config, logger: Logger): Promise<Ap
       dataDir: config.dataDir,
     }),
   );
-  const db = await openDatabase(config.database);
+  const events = config.redisUrl
+    ? await connectRedisSyncEvents({
+        url: config.redisUrl,
+        prefix: config.redisPrefix,
+        onError: (error) => logger.warn({ err: error }, "Redis connection problem"),
+      })
+    : createSyncEvents();
+  let db: Awaited<ReturnType<typeof openDatabase>>;
+  try {
+    db = await openDatabase(config.database);
+  } catch (error) {
+    await events.close();
+    throw error;
+  }
   return {
     db,
     prisma: db.prisma,
@@ -35,8 +55,19 @@ export async function createServices(config: Config, logger: Logger): Promise<Ap
     logger,
     sessionPolicy: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
     setupTokens: new SetupTokens(),
-    events: createSyncEvents(),
+    events,
+    syncs: createSyncCoordinator({
+      leaseTtlMs: config.syncLeaseMs,
+      ...(options.role ? { role: options.role } : {}),
+    }),
+    metrics: createMetrics(),
   };
+}
+
+/** Closes what {@link createServices} opened. */
+export async function closeServices(services: AppServices): Promise<void> {
+  await services.events.close();
+  await services.db.close();
 }
 
 /** Starts the whole server. */
@@ -51,18 +82,32 @@ export async function startApp(
       : services.setupTokens.issue();
     const demo = config.isDemo ? await startDemo(services) : undefined;
     const server = await startServer(services, config);
+    const scheduler = config.isSchedulerOn
+      ? createScheduler(services, {
+          refreshMs: config.schedulerRefreshMs,
+          maxJitterMs: config.syncJitterMs,
+        })
+      : undefined;
+    let closing: Promise<void> | undefined;
     return {
       url: server.url,
       services,
       setupToken,
-      close: async () => {
-        await server.close();
-        await demo?.close();
-        await services.db.close();
+      // Stop taking work, let running syncs end (or stop them at their safe point), then close.
+      close: () => {
+        closing ??= (async () => {
+          services.syncs.isStopping = true;
+          await scheduler?.stop();
+          await drainSyncs(services.syncs, config.shutdownGraceMs);
+          await server.close();
+          await demo?.close();
+          await closeServices(services);
+        })();
+        return closing;
       },
     };
   } catch (error) {
-    await services.db.close();
+    await closeServices(services);
     throw error;
   }
 }

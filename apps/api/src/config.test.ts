@@ -40,3 +40,24 @@ describe("configuration", () => {
     expect(loadConfig({ DATABASE_URL: "", PORT: "" }).database.kind).toBe("pglite");
   });
 });
+
+describe("scheduling settings", () => {
+  it("schedules in-process with a 60 s lease and a 30 s shutdown grace by default", () => {
+    expect(loadConfig({})).toMatchObject({
+      isSchedulerOn: true,
+      schedulerRefreshMs: 15_000,
+      syncJitterMs: 30_000,
+      syncLeaseMs: 60_000,
+      shutdownGraceMs: 30_000,
+      redisPrefix: "hyperlens:",
+    });
+  });
+
+  it("names a lease too short to survive a heartbeat and a prefix with a space", () => {
+    expect(() =>
+      loadConfig({ HYPERLENS_SYNC_LEASE_SECONDS: "1", HYPERLENS_REDIS_PREFIX: "a b" }),
+    ).toThrow(
+      /HYPERLENS_REDIS_PREFIX: must be 1-64 letters[\s\S]*HYPERLENS_SYNC_LEASE_SECONDS: must be between 2 and 3600 seconds/,
+    );
+  });
+});

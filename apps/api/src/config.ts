@@ -16,6 +16,19 @@ const minutes = (fallback: number) =>
     .positive("must be positive")
     .default(fallback);
 
+const seconds = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: "must be a number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(min, `must be between ${min} and ${max} seconds`)
+    .max(max, `must be between ${min} and ${max} seconds`)
+    .default(fallback);
+
+const flag = (fallback: "0" | "1") =>
+  z.enum(["0", "1", "false", "true"], { error: "must be 1/true or 0/false" }).default(fallback);
+
+const isOn = (value: string) => value === "1" || value === "true";
+
 const postgresUrl = z
   .string()
   .refine((value) => {
@@ -47,6 +60,10 @@ const schema = z.object({
   HOST: z.string().min(1).default("localhost"),
   DATABASE_URL: postgresUrl,
   REDIS_URL: redisUrl,
+  HYPERLENS_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, "must be 1-64 letters, digits, ':', '_', '.' or '-'")
+    .default("hyperlens:"),
   HYPERLENS_DATA_DIR: z.string().min(1).default("./data"),
   HYPERLENS_SECRET_KEY: z.string().optional(),
   HYPERLENS_SECRET_KEY_PREVIOUS: z.string().optional(),
@@ -54,9 +71,12 @@ const schema = z.object({
   HYPERLENS_SESSION_MAX_MINUTES: minutes(7 * 24 * 60),
   HYPERLENS_ALLOWED_ORIGINS: z.string().optional(),
   HYPERLENS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  HYPERLENS_DEMO: z
-    .enum(["0", "1", "false", "true"], { error: "must be 1/true or 0/false" })
-    .default("0"),
+  HYPERLENS_DEMO: flag("0"),
+  HYPERLENS_SCHEDULER: flag("1"),
+  HYPERLENS_SCHEDULER_REFRESH_SECONDS: seconds(15, 1, 3600),
+  HYPERLENS_SYNC_JITTER_SECONDS: seconds(30, 0, 3600),
+  HYPERLENS_SYNC_LEASE_SECONDS: seconds(60, 2, 3600),
+  HYPERLENS_SHUTDOWN_GRACE_SECONDS: seconds(30, 0, 3600),
 });
 
 /** The validated configuration every part of the server reads. */
@@ -66,6 +86,8 @@ export interface Config {
   host: string;
   database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
   redisUrl: string | undefined;
+  /** Put in front of every Redis channel, so installs (or test runs) sharing a Redis stay apart. */
+  redisPrefix: string;
   dataDir: string;
   secretKey: string | undefined;
   previousSecretKeys: string | undefined;
@@ -76,6 +98,16 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** Start stand-in hypervisors on loopback with connections to them. */
   isDemo: boolean;
+  /** Sync each active connection on its interval in this process (off: cron runs `sync --all`). */
+  isSchedulerOn: boolean;
+  /** How often the scheduler re-reads the connections (new, changed, deactivated ones). */
+  schedulerRefreshMs: number;
+  /** The most a scheduled sync is delayed at random, so connections do not all start together. */
+  syncJitterMs: number;
+  /** How long a sync lease lives without a heartbeat: how soon a dead replica's sync is taken over. */
+  syncLeaseMs: number;
+  /** On SIGTERM, how long a running sync may finish before it is stopped at its safe point. */
+  shutdownGraceMs: number;
 }
 
 /** A configuration that cannot start the server; the message lists every problem. */
@@ -106,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { kind: "postgres", url: c.DATABASE_URL }
       : { kind: "pglite", dataDir },
     redisUrl: c.REDIS_URL,
+    redisPrefix: c.HYPERLENS_REDIS_PREFIX,
     dataDir,
     secretKey: c.HYPERLENS_SECRET_KEY,
     previousSecretKeys: c.HYPERLENS_SECRET_KEY_PREVIOUS,
@@ -116,6 +149,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((origin) => origin.trim())
       .filter(Boolean),
     logLevel: c.HYPERLENS_LOG_LEVEL,
-    isDemo: c.HYPERLENS_DEMO === "1" || c.HYPERLENS_DEMO === "true",
+    isDemo: isOn(c.HYPERLENS_DEMO),
+    isSchedulerOn: isOn(c.HYPERLENS_SCHEDULER),
+    schedulerRefreshMs: c.HYPERLENS_SCHEDULER_REFRESH_SECONDS * 1000,
+    syncJitterMs: c.HYPERLENS_SYNC_JITTER_SECONDS * 1000,
+    syncLeaseMs: c.HYPERLENS_SYNC_LEASE_SECONDS * 1000,
+    shutdownGraceMs: c.HYPERLENS_SHUTDOWN_GRACE_SECONDS * 1000,
   };
 }

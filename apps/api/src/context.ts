@@ -3,6 +3,8 @@ import type { SessionPolicy } from "./auth/sessions.ts";
 import type { SetupTokens } from "./auth/setup-token.ts";
 import type { Viewer } from "./auth/viewer.ts";
 import type { Logger } from "./logger.ts";
+import type { AppMetrics } from "./metrics/metrics.ts";
+import type { SyncCoordinator } from "./services/sync-coordinator.ts";
 import type { SyncEvents } from "./services/sync-events.ts";
 
 /** Long-lived dependencies of the server, built once at start-up. */
@@ -14,6 +16,9 @@ export interface AppServices {
   sessionPolicy: SessionPolicy;
   setupTokens: SetupTokens;
   events: SyncEvents;
+  /** The syncs this replica runs, its lease holder name, and whether it still takes work. */
+  syncs: SyncCoordinator;
+  metrics: AppMetrics;
 }
 
 /** Per-request GraphQL context. */

@@ -2,8 +2,9 @@
 import { DatabaseStartupError, SecretKeyFormatError } from "@hyperlens/db";
 import { startApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { RedisStartupError } from "./services/sync-events.ts";
 
-const STARTUP_ERRORS = [ConfigError, DatabaseStartupError, SecretKeyFormatError];
+const STARTUP_ERRORS = [ConfigError, DatabaseStartupError, SecretKeyFormatError, RedisStartupError];
 
 async function main() {
   const startedAt = performance.now();
@@ -33,9 +34,17 @@ async function main() {
   const stop = async (signal: string) => {
     if (isStopping) return;
     isStopping = true;
-    console.log(`Received ${signal}; shutting down.`);
-    await app.close();
-    process.exit(0);
+    console.log(
+      `Received ${signal}; shutting down (running syncs get ${config.shutdownGraceMs / 1000} s to finish).`,
+    );
+    try {
+      await app.close();
+      console.log("Hyperlens stopped.");
+      process.exit(0);
+    } catch (error) {
+      console.error("Hyperlens did not stop cleanly:", error);
+      process.exit(1);
+    }
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));

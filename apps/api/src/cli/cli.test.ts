@@ -4,7 +4,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateSecretKeyText } from "@hyperlens/db";
-import { createProxmoxStandin, DEFAULT_TOKEN, type ProxmoxStandin } from "@hyperlens/standins";
+import {
+  createProxmoxStandin,
+  DEFAULT_TOKEN,
+  generateCluster,
+  type ProxmoxStandin,
+} from "@hyperlens/standins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServices } from "../app.ts";
 import { loadConfig } from "../config.ts";
@@ -32,7 +37,11 @@ describe("the hyperlens command", () => {
   }
 
   beforeAll(async () => {
-    standin = await createProxmoxStandin({ version: "9.1" });
+    // Every node online, so a good sync is SUCCESS (an offline node makes it PARTIAL).
+    standin = await createProxmoxStandin({
+      version: "9.1",
+      cluster: generateCluster({ nodes: 2, guests: 12 }),
+    });
     const dataDir = mkdtempSync(path.join(tmpdir(), "hl-cli-"));
     env = { HYPERLENS_DATA_DIR: dataDir, HYPERLENS_SECRET_KEY: generateSecretKeyText() };
     const services = await createServices(loadConfig(env), createLogger("silent"));
@@ -87,8 +96,16 @@ describe("the hyperlens command", () => {
     expect(status).toBe(0);
   });
 
-  it("syncs every active connection and exits non-zero when one failed", async () => {
+  it("sync --all runs each due connection once, says which were not due, and exits non-zero when one failed", async () => {
+    // "lab" was synced by the test above: not due for its interval; "broken" never was.
     const { status, out } = await cli(["sync", "--all"]);
+    expect(out).toMatch(/^broken \(PROXMOX\): FAILED/m);
+    expect(out).toMatch(/^lab \(PROXMOX\): not due \(next sync at \d{4}-/m);
+    expect(status).toBe(1);
+  });
+
+  it("sync --all --force runs every active connection regardless of due-ness", async () => {
+    const { status, out } = await cli(["sync", "--all", "--force"]);
     expect(out).toMatch(/^broken \(PROXMOX\): FAILED/m);
     expect(out).toMatch(/^lab \(PROXMOX\): SUCCESS/m);
     expect(status).toBe(1);

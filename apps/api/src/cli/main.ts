@@ -1,9 +1,10 @@
 // The hyperlens command line: `npm run hyperlens -- <command>` from the repo root.
 import { DatabaseStartupError, openDatabase, SecretKeyFormatError } from "@hyperlens/db";
-import { createServices } from "../app.ts";
+import { closeServices, createServices } from "../app.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { createLogger } from "../logger.ts";
-import { NotFoundError, ValidationError } from "../services/errors.ts";
+import { NotFoundError, ShuttingDownError, ValidationError } from "../services/errors.ts";
+import { RedisStartupError } from "../services/sync-events.ts";
 import { createUser } from "../services/users.ts";
 import { readPassword } from "./read-password.ts";
 import { runSyncCommand } from "./sync-command.ts";
@@ -13,8 +14,10 @@ const USAGE = `Usage: hyperlens <command>
 Commands:
   user create <name> [--password-stdin] [--admin]   create a user (asks for the password,
                                                     or reads one line from standard input)
-  sync <connection> | sync --all                    sync one connection (by name) or every
-                                                    active one; exit code 1 if any failed
+  sync <connection>                                 sync one connection (by name) now
+  sync --all [--force]                              sync every active connection that is due
+                                                    (--force: all of them); exit code 1 if any
+                                                    failed
   migrate                                           apply pending database migrations
 `;
 
@@ -48,22 +51,28 @@ async function migrate() {
 
 async function sync(args: string[]) {
   const all = args.includes("--all");
-  const names = args.filter((a) => a !== "--all");
+  const force = args.includes("--force");
+  const names = args.filter((a) => a !== "--all" && a !== "--force");
   const hasUnknownFlag = names.some((a) => a.startsWith("--"));
   if (hasUnknownFlag || (all && names.length > 0) || (!all && names.length !== 1)) {
     throw new UsageError("Give one connection name, or --all.");
   }
+  if (force && !all) throw new UsageError("--force goes with --all (a named sync always runs).");
   const config = loadConfig();
   const logLevel = config.logLevel === "info" ? "warn" : config.logLevel;
   const services = await createServices(
     config,
     createLogger(logLevel, (line) => process.stderr.write(`${line}\n`)),
+    { role: "cli" },
   );
   try {
-    const ok = await runSyncCommand(services, all ? { all: true } : { name: names[0] ?? "" });
+    const ok = await runSyncCommand(
+      services,
+      all ? { all: true, force } : { name: names[0] ?? "" },
+    );
     if (!ok) process.exitCode = 1;
   } finally {
-    await services.db.close();
+    await closeServices(services);
   }
 }
 
@@ -92,6 +101,8 @@ run(process.argv.slice(2)).then(
       SecretKeyFormatError,
       ValidationError,
       NotFoundError,
+      ShuttingDownError,
+      RedisStartupError,
     ];
     if (known.some((type) => error instanceof type)) {
       const field = error instanceof ValidationError && error.field ? `${error.field}: ` : "";

@@ -1,8 +1,10 @@
-// `hyperlens sync <connection>|--all`: one line per connection; exit code 1 when any failed.
+// `hyperlens sync <connection> | --all [--force]`: one line per connection; exit code 1 when any
+// failed. Uses the same lease as the server, so it never runs beside a replica's sync.
 import type { Connection } from "@hyperlens/db";
 import type { SyncResult } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
-import { syncConnection } from "../services/connection-runner.ts";
+import { isDue } from "../scheduler/due.ts";
+import { syncConnection, trySyncConnection } from "../services/connection-runner.ts";
 import { NotFoundError } from "../services/errors.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -14,11 +16,37 @@ function summary(connection: Connection, result: SyncResult): string {
   return `${connection.name} (${connection.kind}): ${result.outcome}, ${figures}${tail}`;
 }
 
-/** Syncs the named connection, or every active one; returns whether all succeeded. */
-export async function runSyncCommand(
-  services: AppServices,
-  target: { all: true } | { name: string },
-) {
+const label = (connection: Connection) => `${connection.name} (${connection.kind})`;
+
+/** What to sync: one connection (always), or every active one (the due ones unless forced). */
+export type SyncTarget = { all: true; force: boolean } | { name: string };
+
+async function syncIfDue(services: AppServices, connection: Connection): Promise<boolean> {
+  const now = services.syncs.now();
+  const shouldRun = (fresh: Connection) => fresh.isActive && isDue(fresh, services.syncs.now());
+  if (!shouldRun(connection)) {
+    const next = new Date(
+      (connection.lastSyncAt?.getTime() ?? now.getTime()) + connection.syncIntervalSeconds * 1000,
+    );
+    console.log(`${label(connection)}: not due (next sync at ${next.toISOString()})`);
+    return true;
+  }
+  const attempt = await trySyncConnection(services, connection.id, { trigger: "CLI", shouldRun });
+  if (attempt.kind === "held") {
+    console.log(`${label(connection)}: already syncing on ${attempt.lease?.holder ?? "a server"}`);
+    return true;
+  }
+  if (attempt.kind === "skipped") {
+    console.log(`${label(connection)}: not due (synced meanwhile by another server)`);
+    return true;
+  }
+  const result = await attempt.sync.done;
+  console.log(summary(connection, result));
+  return result.outcome !== "FAILED";
+}
+
+/** Syncs the named connection, or every active (due) one; returns whether none failed. */
+export async function runSyncCommand(services: AppServices, target: SyncTarget) {
   const connections =
     "all" in target
       ? await services.prisma.connection.findMany({
@@ -37,6 +65,11 @@ export async function runSyncCommand(
   }
   let hasFailure = false;
   for (const connection of connections) {
+    if ("all" in target && !target.force) {
+      if (!(await syncIfDue(services, connection))) hasFailure = true;
+      continue;
+    }
+    // A named (or forced) sync runs now; one already running elsewhere is joined and reported.
     const result = await syncConnection(services, connection.id, { trigger: "CLI" }).done;
     if (result.outcome === "FAILED") hasFailure = true;
     console.log(summary(connection, result));

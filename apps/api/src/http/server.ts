@@ -1,5 +1,5 @@
-// The HTTP server: GraphQL (HTTP, SSE, WebSocket) on /graphql, health and readiness probes, and
-// a request-body cap applied before anything reads the body.
+// The HTTP server: GraphQL (HTTP, SSE, WebSocket) on /graphql, health and readiness probes,
+// Prometheus metrics, and a request-body cap applied before anything reads the body.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
@@ -41,7 +41,16 @@ export async function startServer(services: AppServices, config: Config): Promis
   const server = createServer(async (req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
+    if (path === "/metrics" && req.method === "GET") {
+      const { registry } = services.metrics;
+      res.writeHead(200, { "content-type": registry.contentType, "cache-control": "no-store" });
+      return res.end(await registry.metrics());
+    }
     if (path === "/readyz") {
+      // A replica that is shutting down leaves the load balancer's rotation first.
+      if (services.syncs.isStopping) {
+        return sendJson(res, 503, { status: "unavailable", reason: "shutting down" });
+      }
       try {
         await services.db.checkReady();
         return sendJson(res, 200, { status: "ready" });

@@ -10,7 +10,7 @@ import { WebSocketServer } from "ws";
 import { authenticate } from "../auth/authenticate.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import type { AppServices, Context } from "../context.ts";
-import type { createGraphqlHandler } from "./yoga.ts";
+import { countRejectedCredentials, type createGraphqlHandler } from "./yoga.ts";
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
@@ -54,14 +54,12 @@ export function attachWebSocket(
       subscribe: (args) => (args as EnvelopedArgs).rootValue.subscribe(args),
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization;
-        ctx.extra.viewer = await authenticate(
-          services.prisma,
-          {
-            authorization: typeof authorization === "string" ? authorization : null,
-            cookie: ctx.extra.request.headers.cookie ?? null,
-          },
-          services.sessionPolicy,
-        );
+        const credentials = {
+          authorization: typeof authorization === "string" ? authorization : null,
+          cookie: ctx.extra.request.headers.cookie ?? null,
+        };
+        ctx.extra.viewer = await authenticate(services.prisma, credentials, services.sessionPolicy);
+        if (!ctx.extra.viewer) countRejectedCredentials(services, credentials);
         return true;
       },
       onSubscribe: async (ctx, _id, params) => {

@@ -9,11 +9,13 @@ import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { ERROR_CODES } from "@hyperlens/shared";
 import { GraphQLError } from "graphql";
 import { createYoga, type Plugin, useExecutionCancellation } from "graphql-yoga";
-import { authenticate } from "../auth/authenticate.ts";
+import { authenticate, type Credentials } from "../auth/authenticate.ts";
+import { sessionSecretFromCookieHeader } from "../auth/sessions.ts";
 import type { Config } from "../config.ts";
 import type { AppServices, Context } from "../context.ts";
+import { useGraphqlMetrics } from "../metrics/graphql-metrics-plugin.ts";
 import { schema } from "../schema/index.ts";
-import { NotFoundError } from "../services/errors.ts";
+import { NotFoundError, ShuttingDownError, ValidationError } from "../services/errors.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 
 /** What the Node adapter passes along with each request. */
@@ -29,6 +31,14 @@ function useResponseCookies(cookiesOf: WeakMap<Request, string[]>): Plugin {
         response.headers.append("Set-Cookie", cookie);
     },
   };
+}
+
+/** Counts a request that presented a token or session which is not (or no longer) valid. */
+export function countRejectedCredentials(services: AppServices, credentials: Credentials) {
+  if (credentials.authorization) services.metrics.authFailures.inc({ reason: "bad_token" });
+  else if (sessionSecretFromCookieHeader(credentials.cookie)) {
+    services.metrics.authFailures.inc({ reason: "bad_session" });
+  }
 }
 
 /** Builds the Yoga instance for the given services. */
@@ -56,6 +66,20 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
             extensions: { code: ERROR_CODES.NOT_FOUND },
           });
         }
+        if (original instanceof ValidationError) {
+          return new GraphQLError(original.message, {
+            extensions: {
+              code: ERROR_CODES.BAD_USER_INPUT,
+              field: original.field,
+              problems: original.problems,
+            },
+          });
+        }
+        if (original instanceof ShuttingDownError) {
+          return new GraphQLError(original.message, {
+            extensions: { code: ERROR_CODES.SHUTTING_DOWN },
+          });
+        }
         services.logger.error({ err: original }, "Unexpected error in a GraphQL request");
         return new GraphQLError(message, {
           extensions: { code: ERROR_CODES.INTERNAL_SERVER_ERROR },
@@ -70,18 +94,17 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
       maxAliasesPlugin({ n: REQUEST_LIMITS.maxAliases }),
       costLimitPlugin({ maxCost: REQUEST_LIMITS.maxCost }),
       useResponseCookies(cookiesOf),
+      useGraphqlMetrics(services.metrics),
     ],
     context: async ({ request, req }): Promise<Context> => {
       const responseCookies: string[] = [];
       cookiesOf.set(request, responseCookies);
-      const viewer = await authenticate(
-        services.prisma,
-        {
-          authorization: request.headers.get("authorization"),
-          cookie: request.headers.get("cookie"),
-        },
-        services.sessionPolicy,
-      );
+      const credentials = {
+        authorization: request.headers.get("authorization"),
+        cookie: request.headers.get("cookie"),
+      };
+      const viewer = await authenticate(services.prisma, credentials, services.sessionPolicy);
+      if (!viewer) countRejectedCredentials(services, credentials);
       return {
         ...services,
         viewer,

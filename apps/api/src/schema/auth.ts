@@ -41,6 +41,7 @@ builder.mutationField("signIn", (t) =>
         args.username.length > MAX_CREDENTIAL_LENGTH ||
         args.password.length > MAX_CREDENTIAL_LENGTH
       ) {
+        ctx.metrics.authFailures.inc({ reason: "sign_in" });
         throw new InvalidCredentialsError();
       }
       const result = await signIn(
@@ -49,6 +50,9 @@ builder.mutationField("signIn", (t) =>
         ctx.sessionPolicy,
       );
       if (!result.ok) {
+        ctx.metrics.authFailures.inc({
+          reason: result.reason === "RATE_LIMITED" ? "sign_in_rate_limited" : "sign_in",
+        });
         throw result.reason === "RATE_LIMITED"
           ? new RateLimitedError(result.retryAt)
           : new InvalidCredentialsError();

@@ -31,3 +31,8 @@ export class ValidationError extends Error {
 export class NotFoundError extends Error {
   override name = "NotFoundError";
 }
+
+/** The server is shutting down and takes no new syncs; another replica (or a restart) will. */
+export class ShuttingDownError extends Error {
+  override name = "ShuttingDownError";
+}

@@ -1,7 +1,9 @@
-// Live progress of syncs, per connection and for all of them. In-process by default; the
-// scheduler work swaps in Redis so several replicas share it.
+// Live progress of syncs, per connection and for all of them. In-process by default; through
+// Redis when REDIS_URL is set, so a subscriber on one replica sees a sync running on another.
+import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import type { SyncProgressEvent } from "@hyperlens/shared";
-import { createPubSub } from "graphql-yoga";
+import { createPubSub, type PubSubEvent } from "graphql-yoga";
+import { Redis } from "ioredis";
 
 /** A progress event with the connection and run it belongs to. */
 export interface SyncProgress {
@@ -11,15 +13,99 @@ export interface SyncProgress {
   event: SyncProgressEvent;
 }
 
-export function createSyncEvents() {
-  return createPubSub<{
-    "sync:connection": [connectionId: string, event: SyncProgress];
-    "sync:all": [event: SyncProgress];
-  }>();
+/** The pub/sub that carries sync progress. */
+export interface SyncEvents {
+  publish(topic: "sync:connection", connectionId: string, event: SyncProgress): void;
+  publish(topic: "sync:all", event: SyncProgress): void;
+  subscribe(topic: "sync:connection", connectionId: string): AsyncIterable<SyncProgress>;
+  subscribe(topic: "sync:all"): AsyncIterable<SyncProgress>;
+  /** Disconnects from Redis (nothing to do in-process). */
+  close(): Promise<void>;
 }
 
-/** The pub/sub that carries sync progress. */
-export type SyncEvents = ReturnType<typeof createSyncEvents>;
+/** Redis could not be reached at start-up; the message names the address, never a password. */
+export class RedisStartupError extends Error {
+  override name = "RedisStartupError";
+}
+
+/** Redis and the channel prefix of this install (several installs or test runs may share one). */
+export interface RedisEventsOptions {
+  url: string;
+  prefix: string;
+  onError?: (error: Error) => void;
+}
+
+type Topics = {
+  [topic: `${string}sync:connection`]: [connectionId: string, event: SyncProgress];
+  [topic: `${string}sync:all`]: [event: SyncProgress];
+};
+
+function describeRedis(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 6379}`;
+  } catch {
+    return "the configured address";
+  }
+}
+
+function wrap(
+  pubsub: ReturnType<typeof createPubSub<Topics>>,
+  prefix: string,
+  close: () => Promise<void>,
+): SyncEvents {
+  const connectionTopic = `${prefix}sync:connection` as const;
+  const allTopic = `${prefix}sync:all` as const;
+  return {
+    publish: (topic: string, ...args: [string, SyncProgress] | [SyncProgress]) => {
+      if (topic === "sync:connection" && args.length === 2) {
+        pubsub.publish(connectionTopic, args[0], args[1]);
+      } else if (topic === "sync:all" && args.length === 1) {
+        pubsub.publish(allTopic, args[0]);
+      }
+    },
+    subscribe: (topic: string, connectionId?: string) =>
+      topic === "sync:connection" && connectionId !== undefined
+        ? pubsub.subscribe(connectionTopic, connectionId)
+        : pubsub.subscribe(allTopic),
+    close,
+  } as SyncEvents;
+}
+
+/** The in-process progress pub/sub (one replica). */
+export function createSyncEvents(): SyncEvents {
+  return wrap(createPubSub<Topics>(), "", async () => {});
+}
+
+/** The progress pub/sub shared by every replica through Redis; waits until both links are up. */
+export async function connectRedisSyncEvents(options: RedisEventsOptions): Promise<SyncEvents> {
+  // Channels are not covered by ioredis's keyPrefix, so the prefix goes into the topic names.
+  const connect = () =>
+    new Redis(options.url, { lazyConnect: true, connectTimeout: 5_000, maxRetriesPerRequest: 3 });
+  const publishClient = connect();
+  const subscribeClient = connect();
+  const onError = options.onError ?? (() => {});
+  // An unreachable Redis later on is reported and retried by ioredis, not a process crash.
+  publishClient.on("error", onError);
+  subscribeClient.on("error", onError);
+  const close = async () => {
+    publishClient.disconnect();
+    subscribeClient.disconnect();
+  };
+  try {
+    await Promise.all([publishClient.connect(), subscribeClient.connect()]);
+  } catch (error) {
+    await close();
+    throw new RedisStartupError(
+      `Could not connect to Redis at ${describeRedis(options.url)}: ${(error as Error).message}`,
+    );
+  }
+  const eventTarget = createRedisEventTarget<PubSubEvent<Topics, keyof Topics>>({
+    publishClient,
+    subscribeClient,
+  });
+  return wrap(createPubSub<Topics>({ eventTarget }), options.prefix, close);
+}
 
 /** Publishes one event to its connection's topic and the all-connections topic. */
 export function publishProgress(events: SyncEvents, event: SyncProgress) {

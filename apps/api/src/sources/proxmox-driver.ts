@@ -4,7 +4,7 @@ import type { SourceDriver } from "./source-driver.ts";
 
 /** Proxmox VE: API token or user + password (ticket) login; read-only. */
 export const proxmoxDriver: SourceDriver = {
-  open(connection, secret, { logger, correlationId }) {
+  open(connection, secret, { logger, correlationId, metrics }) {
     const client = createProxmoxClient({
       http: {
         connectionId: connection.id,
@@ -13,6 +13,7 @@ export const proxmoxDriver: SourceDriver = {
         caPem: connection.caPem,
         logger,
         correlationId,
+        ...(metrics ? { metrics } : {}),
         concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
       },
       auth: connection.tokenId

@@ -2,7 +2,7 @@
 // and read the inventory into the neutral shape. Adding a source means one driver and one line in
 // the registry.
 import type { Connection } from "@hyperlens/db";
-import type { HyperLogger } from "@hyperlens/hyper-http";
+import type { HyperLogger, HyperMetrics } from "@hyperlens/hyper-http";
 import type { SourceSnapshot, SyncProgressEvent } from "@hyperlens/shared";
 
 /** An open session with one hypervisor connection. */
@@ -20,6 +20,11 @@ export interface SourceDriver {
   open(
     connection: Connection,
     secret: string,
-    context: { logger: HyperLogger; correlationId: string },
+    context: {
+      logger: HyperLogger;
+      correlationId: string;
+      /** Counts each hypervisor call into the app's metrics; pass it to the HTTP options. */
+      metrics?: HyperMetrics;
+    },
   ): SourceSession;
 }

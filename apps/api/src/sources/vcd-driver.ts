@@ -4,7 +4,7 @@ import type { SourceDriver } from "./source-driver.ts";
 
 /** VMware Cloud Director: a session per Test or sync, always logged out (SPEC §4). */
 export const vcdDriver: SourceDriver = {
-  open(connection, secret, { logger, correlationId }) {
+  open(connection, secret, { logger, correlationId, metrics }) {
     const client = createVcdClient({
       http: {
         connectionId: connection.id,
@@ -13,6 +13,7 @@ export const vcdDriver: SourceDriver = {
         caPem: connection.caPem,
         logger,
         correlationId,
+        ...(metrics ? { metrics } : {}),
         concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
       },
       credentials: { username: connection.username, password: secret },

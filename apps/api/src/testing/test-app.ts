@@ -7,6 +7,8 @@ import { type Config, loadConfig } from "../config.ts";
 import type { AppServices } from "../context.ts";
 import { startServer } from "../http/server.ts";
 import { createLogger } from "../logger.ts";
+import { createMetrics } from "../metrics/metrics.ts";
+import { createSyncCoordinator } from "../services/sync-coordinator.ts";
 import { createSyncEvents } from "../services/sync-events.ts";
 import { createUser } from "../services/users.ts";
 
@@ -48,6 +50,8 @@ export async function createTestServices(config: Config = loadConfig({ NODE_ENV:
     sessionPolicy: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
     setupTokens: new SetupTokens(),
     events: createSyncEvents(),
+    syncs: createSyncCoordinator(),
+    metrics: createMetrics({ withProcessMetrics: false }),
   };
   return { db, services, logLines };
 }

@@ -1,0 +1,28 @@
+// When a connection's next sync is due: its interval after its last recorded sync.
+
+/** What due-ness is judged from. */
+export interface Schedulable {
+  syncIntervalSeconds: number;
+  /** When the last sync that counted ended (a dry run or a stopped sync does not count). */
+  lastSyncAt: Date | null;
+}
+
+/**
+ * The instant (ms) a connection's next sync is due. A connection never synced is due when it was
+ * first seen (plus its jitter, so a fresh install does not start every connection at once).
+ */
+export function dueAt(
+  connection: Schedulable,
+  jitterMs = 0,
+  firstSeenAt = Number.NEGATIVE_INFINITY,
+): number {
+  const base = connection.lastSyncAt
+    ? connection.lastSyncAt.getTime() + connection.syncIntervalSeconds * 1000
+    : firstSeenAt;
+  return base + jitterMs;
+}
+
+/** True when the connection's interval has passed since its last sync (plus its jitter). */
+export function isDue(connection: Schedulable, now: Date, jitterMs = 0): boolean {
+  return now.getTime() >= dueAt(connection, jitterMs);
+}
