@@ -1,0 +1,166 @@
+// The sync lease between replicas, on whichever database the run uses (PGlite or PostgreSQL): two
+// app instances on one database stand in for two replicas.
+import {
+  createProxmoxStandin,
+  DEFAULT_TOKEN,
+  generateCluster,
+  type ProxmoxStandin,
+} from "@hyperlens/standins";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppServices } from "../context.ts";
+import { createMetrics } from "../metrics/metrics.ts";
+import { createTestServices } from "../testing/test-app.ts";
+import { syncConnection } from "./connection-runner.ts";
+import { saveConnection } from "./connections.ts";
+import { createSyncCoordinator } from "./sync-coordinator.ts";
+import { acquireLease, currentLease, releaseLease, renewLease } from "./sync-lease.ts";
+
+let standin: ProxmoxStandin;
+let replicaA: AppServices;
+let replicaB: AppServices;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  standin = await createProxmoxStandin({ cluster: generateCluster({ nodes: 2, guests: 20 }) });
+  const made = await createTestServices();
+  replicaA = {
+    ...made.services,
+    syncs: createSyncCoordinator({ leaseTtlMs: 900, joinPollMs: 50 }),
+  };
+  replicaB = {
+    ...made.services,
+    syncs: createSyncCoordinator({ leaseTtlMs: 900, joinPollMs: 50 }),
+    metrics: createMetrics({ withProcessMetrics: false }),
+  };
+  close = () => made.db.close();
+});
+afterAll(async () => {
+  await standin?.close();
+  await close?.();
+});
+
+async function addConnection(name: string) {
+  const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
+  const saved = await saveConnection(
+    replicaA.prisma,
+    replicaA.secrets,
+    "PROXMOX",
+    {
+      name,
+      url: standin.url,
+      caPem: standin.caPem,
+      username: user ?? "",
+      tokenId,
+      secret: DEFAULT_TOKEN.secret,
+    },
+    null,
+  );
+  return saved.id;
+}
+
+const metricValue = async (services: AppServices, name: string) =>
+  (await services.metrics.registry.getSingleMetric(name)?.get())?.values.reduce(
+    (sum, v) => sum + v.value,
+    0,
+  ) ?? 0;
+
+describe("the sync lease", () => {
+  it("is taken over only once it has expired, and a holder that lost it cannot renew it", async () => {
+    const id = await addConnection("lease-rules");
+    const { prisma } = replicaA;
+    expect(await acquireLease(prisma, id, "a", 60_000)).toBe(true);
+    expect(await acquireLease(prisma, id, "b", 60_000)).toBe(false);
+    expect(await renewLease(prisma, id, "a", 60_000)).toBe(true);
+    await prisma.syncLease.update({
+      where: { connectionId: id },
+      data: { expiresAt: new Date(Date.now() - 1_000) },
+    });
+    expect(await currentLease(prisma, id)).toBeUndefined();
+    expect(await acquireLease(prisma, id, "b", 60_000)).toBe(true);
+    expect(await renewLease(prisma, id, "a", 60_000)).toBe(false);
+    await releaseLease(prisma, id, "a"); // not the holder: changes nothing
+    expect((await currentLease(prisma, id))?.holder).toBe("b");
+    await releaseLease(prisma, id, "b");
+    expect(await currentLease(prisma, id)).toBeUndefined();
+  });
+
+  it("a manual sync while another replica's sync runs reports that run and starts none", async () => {
+    const id = await addConnection("joined");
+    standin.faults.latencyMs = 40;
+    try {
+      const onA = syncConnection(replicaA, id, { trigger: "SCHEDULE" });
+      const runOnA = await onA.syncRunId;
+      const onB = syncConnection(replicaB, id, { trigger: "MANUAL" });
+      expect(await onB.syncRunId).toBe(runOnA);
+      const [resultA, resultB] = await Promise.all([onA.done, onB.done]);
+      expect(resultB.syncRunId).toBe(resultA.syncRunId);
+      expect(resultB.outcome).toBe(resultA.outcome);
+    } finally {
+      standin.faults.latencyMs = 0;
+    }
+    expect(await replicaA.prisma.syncRun.count({ where: { connectionId: id } })).toBe(1);
+    expect(await metricValue(replicaB, "hyperlens_sync_lease_contention_total")).toBe(1);
+    expect(await currentLease(replicaA.prisma, id)).toBeUndefined();
+  });
+
+  it("a second request in the same replica joins the running sync", async () => {
+    const id = await addConnection("joined-locally");
+    const first = syncConnection(replicaA, id, { trigger: "MANUAL" });
+    const second = syncConnection(replicaA, id, { trigger: "API" });
+    expect(await second.syncRunId).toBe(await first.syncRunId);
+    await Promise.all([first.done, second.done]);
+    expect(await replicaA.prisma.syncRun.count({ where: { connectionId: id } })).toBe(1);
+  });
+
+  it("a replica whose lease was taken over stops its sync at the read, removing nothing", async () => {
+    const id = await addConnection("taken-over");
+    await syncConnection(replicaA, id, { trigger: "MANUAL" }).done;
+    const before = await replicaA.prisma.virtualMachine.count({
+      where: { connectionId: id, removedAt: null },
+    });
+    standin.faults.latencyMs = 150;
+    try {
+      const sync = syncConnection(replicaA, id, { trigger: "SCHEDULE" });
+      await sync.syncRunId;
+      // As if A had stalled past its expiry and another replica had taken the connection over.
+      await replicaA.prisma.syncLease.update({
+        where: { connectionId: id },
+        data: { holder: "someone-else", expiresAt: new Date(Date.now() + 60_000) },
+      });
+      const result = await sync.done;
+      expect(result.outcome).toBe("CANCELLED");
+      expect(result.message).toContain("Another server took over");
+    } finally {
+      standin.faults.latencyMs = 0;
+    }
+    expect(
+      await replicaA.prisma.virtualMachine.count({ where: { connectionId: id, removedAt: null } }),
+    ).toBe(before);
+    // The new holder's lease is left alone.
+    expect((await currentLease(replicaA.prisma, id))?.holder).toBe("someone-else");
+  });
+
+  it("a new holder closes the run of a holder that died, and syncs normally", async () => {
+    const id = await addConnection("dead-holder");
+    const { prisma } = replicaA;
+    const orphan = await prisma.syncRun.create({
+      data: { connectionId: id, trigger: "SCHEDULE", correlationId: "dead" },
+    });
+    await prisma.syncLease.create({
+      data: {
+        connectionId: id,
+        holder: "dead-replica",
+        syncRunId: orphan.id,
+        expiresAt: new Date(Date.now() + 300),
+      },
+    });
+    // B joins the dead holder's run, then takes over once its lease has expired.
+    const result = await syncConnection(replicaB, id, { trigger: "MANUAL" }).done;
+    expect(result.outcome).toBe("SUCCESS");
+    expect(result.syncRunId).not.toBe(orphan.id);
+    expect(await prisma.syncRun.findUniqueOrThrow({ where: { id: orphan.id } })).toMatchObject({
+      outcome: "FAILED",
+      errorClass: "interrupted",
+    });
+  });
+});
