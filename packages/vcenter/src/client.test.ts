@@ -1,8 +1,9 @@
 // The client against the vCenter stand-in over real HTTPS: the session header, logout always,
 // vSphere errors as actionable messages, unreachable named as unreachable.
-import { type HyperError, isHyperError } from "@hyperlens/hyper-http";
+import { createHyperClient, type HyperError, isHyperError } from "@hyperlens/hyper-http";
 import { DEMO_VCENTER_IDS as ids } from "@hyperlens/standins";
 import { describe, expect, it } from "vitest";
+import { VCENTER_ALLOWED_WRITES } from "./allowed-writes.ts";
 import { fixtureJson, fixtureText } from "./test-support/fixtures.ts";
 import { setup } from "./test-support/setup.ts";
 
@@ -131,5 +132,29 @@ describe("vSphere errors", () => {
     });
     const asked = standin.requests.filter((r) => r.path.endsWith("/interfaces"));
     expect(asked).toHaveLength(1);
+  });
+});
+
+describe("read-only", () => {
+  it("the allowlist lets only POST/DELETE /api/session out, even when called a login", async () => {
+    const { standin } = await setup();
+    const http = createHyperClient({
+      connectionId: "vc-1",
+      source: "vCenter",
+      baseUrl: standin.url,
+      caPem: standin.caPem,
+      allowedWrites: VCENTER_ALLOWED_WRITES,
+    });
+    for (const [method, path] of [
+      ["POST", "/api/vcenter/vm/vm-1/power?action=start"],
+      ["DELETE", "/api/vcenter/vm/vm-1"],
+      ["POST", "/api/session/extra"],
+      ["PATCH", "/api/session"],
+    ] as const) {
+      const error = await rejection(http.request({ method, path, purpose: "login" }));
+      expect(error.errorClass).toBe("config");
+    }
+    await http.close();
+    expect(standin.requests).toEqual([]);
   });
 });

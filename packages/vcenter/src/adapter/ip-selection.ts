@@ -57,7 +57,9 @@ export function selectGuestIps(
     return iface.addresses.map((a): NeutralIp => {
       const base = {
         address: a.address,
-        origin: a.origin === "DHCP" ? ("DHCP" as const) : ("AGENT" as const),
+        // TRAP: SPEC §10 — every Tools address is AGENT, DHCP-leased or not: only AGENT addresses
+        // are kept as last-known when Tools fall silent, anything else would be erased.
+        origin: "AGENT" as const,
         ...(iface.nic === null ? {} : { interfaceName: `nic ${iface.nic}` }),
         ...(a.prefixLength === null ? {} : { prefixLength: a.prefixLength }),
       };

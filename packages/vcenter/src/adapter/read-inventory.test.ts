@@ -70,7 +70,7 @@ describe("reading the demo vCenter", () => {
     // The guest reports its NIC's MAC in upper case; vCenter's NIC has it in lower case.
     expect(accepted(web)).toEqual(["192.168.10.21"]);
     expect(web.ips.find((ip) => ip.address === "192.168.10.21")).toMatchObject({
-      origin: "DHCP",
+      origin: "AGENT",
       nicKey: "4000",
     });
     const docker = web.ips.find((ip) => ip.address === "172.17.0.1");
