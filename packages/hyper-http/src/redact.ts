@@ -29,7 +29,15 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
 }
 
 const SCHEME_WORDS = /^(basic|bearer|pveapitoken|pveauthcookie)$/i;
-const SENSITIVE_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
+// vCenter and Director carry their session tokens in headers of their own.
+const SENSITIVE_HEADERS = new Set([
+  "authorization",
+  "cookie",
+  "proxy-authorization",
+  "vmware-api-session-id",
+  "x-vmware-vcloud-access-token",
+  "x-vcloud-authorization",
+]);
 
 /**
  * Collects the secret values carried by a request (credential headers and their parts, and for a
