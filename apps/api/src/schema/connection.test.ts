@@ -199,3 +199,113 @@ describe("Proxmox connections", () => {
     expect(left).toEqual([0, 0, 0, 0, 0, 0, 0]);
   });
 });
+
+describe("an API token limited to viewing", () => {
+  let app: TestApp;
+  let token: string;
+  let connectionId: string;
+  beforeAll(async () => {
+    app = await startTestApp();
+    const admin = await app.signedInAs("admin", { isAdmin: true });
+    const saved = await app.graphql<Saved>(
+      SAVE_PROXMOX,
+      {
+        input: {
+          name: "lab",
+          url: "https://pve.example:8006",
+          username: "a@pve",
+          tokenId: "t1",
+          secret: SECRET,
+        },
+      },
+      { cookie: admin },
+    );
+    connectionId = saved.body.data?.saveProxmoxConnection.data?.id ?? "";
+    const created = await app.graphql<{ createApiToken: { data: { token: string } } }>(
+      `mutation { createApiToken(name: "viewer", capabilities: [VIEW_INVENTORY]) { ... on MutationCreateApiTokenSuccess { data { token } } } }`,
+      {},
+      { cookie: admin },
+    );
+    token = created.body.data?.createApiToken.data.token ?? "";
+  });
+  afterAll(async () => app?.close());
+
+  const asToken = (query: string, variables: Record<string, unknown> = {}) =>
+    app.graphql(query, variables, { authorization: `Bearer ${token}` });
+
+  it("sees connections but not their settings", async () => {
+    const res = await asToken(
+      "{ connections { name url username tokenId caPem hasSecret verifyTls } }",
+    );
+    expect(res.body.data).toEqual({
+      connections: [
+        {
+          name: "lab",
+          url: null,
+          username: null,
+          tokenId: null,
+          caPem: null,
+          hasSecret: null,
+          verifyTls: null,
+        },
+      ],
+    });
+  });
+
+  it.each([
+    [
+      "saveProxmoxConnection",
+      SAVE_PROXMOX,
+      { input: { name: "x", url: "https://x", username: "a@pve", secret: "s" } },
+      "FORBIDDEN",
+    ],
+    ["deleteConnection", "mutation($id: ID!) { deleteConnection(id: $id) }", "id", "NOT_FOUND"],
+    ["testConnection", "mutation($id: ID!) { testConnection(id: $id) { ok } }", "id", "NOT_FOUND"],
+    [
+      "createUser",
+      'mutation { createUser(username: "x", password: "yyyyyyyyyyyyyyyy", capabilities: []) { __typename } }',
+      {},
+      "FORBIDDEN",
+    ],
+    [
+      "createApiToken",
+      'mutation { createApiToken(name: "x", capabilities: [VIEW_INVENTORY]) { __typename } }',
+      {},
+      "FORBIDDEN",
+    ],
+  ])("cannot run %s", async (_name, query, variables, code) => {
+    const res = await asToken(
+      query,
+      variables === "id" ? { id: connectionId } : (variables as Record<string, unknown>),
+    );
+    expect(res.body.errors?.[0]?.extensions?.code).toBe(code);
+    expect(await app.services.prisma.connection.count()).toBe(1);
+  });
+});
+
+describe("vCenter connections", () => {
+  it("refuses a user name with a colon", async () => {
+    const app = await startTestApp();
+    try {
+      const admin = await app.signedInAs("admin", { isAdmin: true });
+      const res = await app.graphql<{
+        saveVcenterConnection: { field?: string; message?: string };
+      }>(
+        `mutation($input: VcenterConnectionInput!) { saveVcenterConnection(input: $input) { __typename ... on ValidationError { message field } } }`,
+        {
+          input: {
+            name: "vc",
+            url: "https://vc.example",
+            username: "admin:x@vsphere.local",
+            secret: SECRET,
+          },
+        },
+        { cookie: admin },
+      );
+      expect(res.body.data?.saveVcenterConnection).toMatchObject({ field: "username" });
+      expect(res.body.data?.saveVcenterConnection.message).toContain("colon");
+    } finally {
+      await app.close();
+    }
+  });
+});

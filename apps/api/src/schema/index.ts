@@ -7,6 +7,9 @@ import "./api-token.ts";
 import "./user.ts";
 import "./connection.ts";
 import "./sync-run.ts";
+import "./virtual-machine.ts";
+import "./hypervisor-node.ts";
+import "./audit-log.ts";
 
 builder.queryType({});
 builder.mutationType({});

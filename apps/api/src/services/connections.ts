@@ -74,10 +74,15 @@ const LOGIN_RULES: Record<ConnectionKind, (input: ConnectionInput) => [string, s
     }
     return [];
   },
-  VCENTER: (input) =>
-    input.username.trim() === ""
+  VCENTER: (input) => {
+    const username = input.username.trim();
+    // TRAP: SPEC §1 — Basic auth splits at the first colon; a colon in the name breaks login.
+    if (username.includes(":"))
+      return [["username", "A vCenter user name cannot contain a colon."]];
+    return username === ""
       ? [["username", "Give the vCenter user, e.g. hyperlens@vsphere.local."]]
-      : [],
+      : [];
+  },
 };
 
 function isKeptSecret(secret: string | null | undefined): boolean {

@@ -39,8 +39,11 @@ export interface TestApp {
 export const TEST_PASSWORD = "correct horse battery staple";
 
 /** Services on a throw-away database, with a fresh key and log lines collected in memory. */
-export async function createTestServices(config: Config = loadConfig({ NODE_ENV: "test" })) {
-  const db = await createTestDatabase();
+export async function createTestServices(
+  config: Config = loadConfig({ NODE_ENV: "test" }),
+  options: { onQuery?: (sql: string) => void } = {},
+) {
+  const db = await createTestDatabase(options);
   const logLines: string[] = [];
   const services: AppServices = {
     db,
@@ -56,14 +59,17 @@ export async function createTestServices(config: Config = loadConfig({ NODE_ENV:
   return { db, services, logLines };
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  options: { onQuery?: (sql: string) => void } = {},
+): Promise<TestApp> {
   const config: Config = {
     ...loadConfig({ NODE_ENV: "test" }),
     host: "127.0.0.1",
     port: 0,
     ...overrides,
   };
-  const { db, services, logLines } = await createTestServices(config);
+  const { db, services, logLines } = await createTestServices(config, options);
   const server = await startServer(services, config);
   const graphql = async <T>(
     query: string,

@@ -1,0 +1,32 @@
+// Who changed which connection, user or token, and when (administrators only).
+import { builder } from "./builder.ts";
+
+const AuditLogEntry = builder.prismaNode("AuditLog", {
+  name: "AuditLogEntry",
+  id: { field: "id" },
+  authScopes: { MANAGE_USERS: true },
+  fields: (t) => ({
+    at: t.expose("at", { type: "DateTime" }),
+    action: t.exposeString("action"),
+    targetType: t.exposeString("targetType"),
+    targetId: t.exposeString("targetId", { nullable: true }),
+    actorUserId: t.exposeID("actorUserId", { nullable: true }),
+    actorTokenId: t.exposeID("actorTokenId", { nullable: true }),
+    details: t.field({
+      type: "JSON",
+      description: "Never holds a secret value.",
+      resolve: (e) => e.details,
+    }),
+  }),
+});
+
+builder.queryField("auditLog", (t) =>
+  t.prismaConnection({
+    type: AuditLogEntry,
+    cursor: "id",
+    authScopes: { MANAGE_USERS: true },
+    description: "Changes to connections, users and tokens, newest first.",
+    resolve: (query, _root, _args, ctx) =>
+      ctx.prisma.auditLog.findMany({ ...query, orderBy: [{ at: "desc" }, { id: "desc" }] }),
+  }),
+);

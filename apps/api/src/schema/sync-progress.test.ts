@@ -1,0 +1,138 @@
+// Live sync progress over GraphQL WebSocket, with the same capabilities as queries.
+import {
+  createProxmoxStandin,
+  DEFAULT_TOKEN,
+  demoCluster,
+  type ProxmoxStandin,
+} from "@hyperlens/standins";
+import { createClient } from "graphql-ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { syncConnection } from "../services/connection-runner.ts";
+import { saveConnection } from "../services/connections.ts";
+import { startTestApp, type TestApp } from "../testing/test-app.ts";
+
+const SUBSCRIBE = "subscription { syncProgress { type phase listKey outcome counts { added } } }";
+const CREATE_TOKEN = `mutation($caps: [Capability!]!) { createApiToken(name: "ws", capabilities: $caps) {
+  ... on MutationCreateApiTokenSuccess { data { token } } } }`;
+
+let app: TestApp;
+let standin: ProxmoxStandin;
+let admin: string;
+let connectionId: string;
+
+async function tokenWith(capabilities: string[]) {
+  const res = await app.graphql<{ createApiToken: { data: { token: string } } }>(
+    CREATE_TOKEN,
+    { caps: capabilities },
+    { cookie: admin },
+  );
+  const token = res.body.data?.createApiToken.data.token;
+  if (!token) throw new Error(JSON.stringify(res.body));
+  return token;
+}
+
+function wsClient(token: string) {
+  return createClient({
+    url: `${app.url.replace("http", "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${token}` },
+    retryAttempts: 0,
+  });
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  admin = await app.signedInAs("admin", { isAdmin: true });
+  standin = await createProxmoxStandin({ cluster: demoCluster(), version: "9.1" });
+  const [username, tokenId] = DEFAULT_TOKEN.id.split("!");
+  const connection = await saveConnection(
+    app.services.prisma,
+    app.services.secrets,
+    "PROXMOX",
+    {
+      name: "lab",
+      url: standin.url,
+      caPem: standin.caPem,
+      username: username ?? "",
+      tokenId,
+      secret: DEFAULT_TOKEN.secret,
+    },
+    null,
+  );
+  connectionId = connection.id;
+});
+afterAll(async () => {
+  await standin?.close();
+  await app?.close();
+});
+
+describe("syncProgress", () => {
+  it("streams the events of a real sync in order, ending with finished", async () => {
+    const client = wsClient(await tokenWith(["VIEW_INVENTORY"]));
+    const events: { type: string; outcome?: string | null }[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      const unsubscribe = client.subscribe<{
+        syncProgress: { type: string; outcome: string | null };
+      }>(
+        { query: SUBSCRIBE },
+        {
+          next: ({ data }) => {
+            if (!data) return;
+            events.push(data.syncProgress);
+            if (data.syncProgress.type === "finished" || data.syncProgress.type === "failed") {
+              unsubscribe();
+              resolve();
+            }
+          },
+          error: reject,
+          complete: () => resolve(),
+        },
+      );
+    });
+    // Let the subscription register before the sync starts.
+    await new Promise((r) => setTimeout(r, 300));
+    await syncConnection(app.services, connectionId, { trigger: "MANUAL" }).done;
+    await done;
+    await client.dispose();
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe("started");
+    expect(types).toContain("list");
+    expect(types.at(-1)).toBe("finished");
+    expect(types.indexOf("phase")).toBeGreaterThan(0);
+  });
+
+  it("refuses a subscriber without the view capability", async () => {
+    const client = wsClient(await tokenWith(["MANAGE_USERS"]));
+    const outcome = await new Promise<string>((resolve) => {
+      client.subscribe(
+        { query: SUBSCRIBE },
+        {
+          // Refusals arrive as a result with errors (or as an error), never as data.
+          next: (result) => resolve(JSON.stringify(result)),
+          error: (error) => resolve(JSON.stringify(error)),
+          complete: () => resolve("complete"),
+        },
+      );
+    });
+    await client.dispose();
+    expect(outcome).toContain("FORBIDDEN");
+    expect(outcome).not.toContain('"syncProgress":{');
+  });
+
+  it("refuses an unknown token", async () => {
+    const client = wsClient("hlk_not-a-real-token");
+    const outcome = await new Promise<string>((resolve) => {
+      client.subscribe(
+        { query: SUBSCRIBE },
+        {
+          next: (r) => resolve(JSON.stringify(r)),
+          error: (e) => resolve(JSON.stringify(e)),
+          complete: () => resolve("complete"),
+        },
+      );
+    });
+    await client.dispose();
+    expect(outcome).toContain("UNAUTHENTICATED");
+  });
+});

@@ -1,0 +1,114 @@
+// The filter of the unified list, turned into one Prisma `where` (the same for the page and the count).
+import type { Prisma } from "@hyperlens/db";
+import { ValidationError } from "../services/errors.ts";
+import { builder } from "./builder.ts";
+import { ConnectionKindEnum } from "./connection.ts";
+import { ConfirmationEnum, GuestKindEnum, PowerStateEnum } from "./inventory-enums.ts";
+
+const MAX_TEXT = 200;
+
+export const VirtualMachineFilter = builder.inputType("VirtualMachineFilter", {
+  description: "All given conditions must hold; lists match any of their values.",
+  fields: (t) => ({
+    source: t.field({ type: [ConnectionKindEnum], required: false }),
+    connectionId: t.globalIDList({ required: false, description: "Connection ids (global)." }),
+    state: t.field({ type: [PowerStateEnum], required: false }),
+    kind: t.field({ type: [GuestKindEnum], required: false }),
+    confirmation: t.field({ type: [ConfirmationEnum], required: false }),
+    nodeName: t.string({ required: false, description: "Proxmox node (exact, any case)." }),
+    clusterName: t.string({ required: false }),
+    datacenterName: t.string({ required: false }),
+    hostName: t.string({ required: false }),
+    orgName: t.string({ required: false, description: "Director organization." }),
+    vdcName: t.string({ required: false, description: "Director VDC." }),
+    search: t.string({
+      required: false,
+      description: "Substring of the name or of an IP address, any case.",
+    }),
+    tags: t.stringList({ required: false, description: "Guests carrying any of these tags." }),
+    guestOs: t.string({ required: false, description: "Substring of the guest OS, any case." }),
+    changedSince: t.field({
+      type: "DateTime",
+      required: false,
+      description:
+        "Changed or removed after this time; removed guests come back as tombstones (removedAt set).",
+    }),
+    includeRemoved: t.boolean({
+      required: false,
+      description: "Also return tombstones of removed guests.",
+    }),
+  }),
+});
+
+type FilterInput = typeof VirtualMachineFilter.$inferInput;
+
+function text(value: string | null | undefined, field: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (trimmed.length > MAX_TEXT)
+    throw new ValidationError(`Use at most ${MAX_TEXT} characters.`, `filter.${field}`);
+  return trimmed === "" ? undefined : trimmed;
+}
+
+const equalsAnyCase = (value: string | undefined) =>
+  value === undefined ? undefined : { equals: value, mode: "insensitive" as const };
+
+/** The Prisma condition for a filter; throws a ValidationError naming the field it rejects. */
+export function buildVmWhere(
+  filter: FilterInput | null | undefined,
+): Prisma.VirtualMachineWhereInput {
+  const f = filter ?? {};
+  const and: Prisma.VirtualMachineWhereInput[] = [];
+  const search = text(f.search, "search");
+  const guestOs = text(f.guestOs, "guestOs");
+  if (f.changedSince) {
+    and.push({
+      OR: [{ changedAt: { gt: f.changedSince } }, { removedAt: { gt: f.changedSince } }],
+    });
+  } else if (!f.includeRemoved) {
+    and.push({ removedAt: null });
+  }
+  if (search) {
+    // nameSort holds lower(name): a plain LIKE on it is cheaper than ILIKE on the name. Only a
+    // term that could be part of an address (hex digits, dots, colons) is looked up in the IPs.
+    const byName: Prisma.VirtualMachineWhereInput = {
+      nameSort: { contains: search.toLowerCase() },
+    };
+    const couldBeAddress = /^[0-9a-f.:]+$/i.test(search);
+    and.push(
+      couldBeAddress
+        ? {
+            OR: [
+              byName,
+              {
+                ips: {
+                  some: { address: { contains: search, mode: "insensitive" }, isAccepted: true },
+                },
+              },
+            ],
+          }
+        : byName,
+    );
+  }
+  const connectionIds = f.connectionId?.map((id) => {
+    if (id.typename !== "Connection")
+      throw new ValidationError("Expected connection ids.", "filter.connectionId");
+    return id.id;
+  });
+  return {
+    AND: and,
+    ...(f.source ? { source: { in: [...f.source] } } : {}),
+    ...(connectionIds ? { connectionId: { in: connectionIds } } : {}),
+    ...(f.state ? { state: { in: [...f.state] } } : {}),
+    ...(f.kind ? { kind: { in: [...f.kind] } } : {}),
+    ...(f.confirmation ? { confirmation: { in: [...f.confirmation] } } : {}),
+    ...(f.tags?.length ? { tags: { hasSome: [...f.tags] } } : {}),
+    ...(guestOs ? { guestOs: { contains: guestOs, mode: "insensitive" as const } } : {}),
+    nodeName: equalsAnyCase(text(f.nodeName, "nodeName")),
+    clusterName: equalsAnyCase(text(f.clusterName, "clusterName")),
+    datacenterName: equalsAnyCase(text(f.datacenterName, "datacenterName")),
+    hostName: equalsAnyCase(text(f.hostName, "hostName")),
+    orgName: equalsAnyCase(text(f.orgName, "orgName")),
+    vdcName: equalsAnyCase(text(f.vdcName, "vdcName")),
+  };
+}

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { neutralVm, seedConnection, syncInto } from "../testing/seed-inventory.ts";
+import { startTestApp, type TestApp } from "../testing/test-app.ts";
+
+const GiB = 1024 ** 3;
+let app: TestApp;
+let viewer: string;
+const queries: string[] = [];
+
+type Page = {
+  virtualMachines: {
+    totalCount: number;
+    pageInfo: {
+      hasNextPage: boolean;
+      hasPreviousPage: boolean;
+      endCursor: string;
+      startCursor: string;
+    };
+    edges: {
+      cursor: string;
+      node: { id: string; name: string; source: string } & Record<string, unknown>;
+    }[];
+  };
+};
+
+const LIST = `query($filter: VirtualMachineFilter, $orderBy: [VirtualMachineOrder!], $first: Int, $after: String, $last: Int, $before: String) {
+  virtualMachines(filter: $filter, orderBy: $orderBy, first: $first, after: $after, last: $last, before: $before) {
+    totalCount
+    pageInfo { hasNextPage hasPreviousPage endCursor startCursor }
+    edges { cursor node { id name source state cpuCount memoryBytes removedAt } }
+  }
+}`;
+
+async function list(variables: Record<string, unknown>) {
+  const res = await app.graphql<Page>(LIST, variables, { cookie: viewer });
+  if (res.body.errors)
+    throw new Error(JSON.stringify(res.body.errors) + app.logLines.slice(-2).join("\n"));
+  return res.body.data?.virtualMachines ?? { totalCount: -1, edges: [], pageInfo: {} as never };
+}
+const names = async (variables: Record<string, unknown>) =>
+  (await list(variables)).edges.map((e) => e.node.name);
+
+let pveId = "";
+
+beforeAll(async () => {
+  app = await startTestApp({}, { onQuery: (sql) => queries.push(sql) });
+  viewer = await app.signedInAs("viewer", { capabilities: ["VIEW_INVENTORY"] });
+  const pve = await seedConnection(app.services, "PROXMOX", "pve", [
+    neutralVm("100", {
+      name: "web-01",
+      cpuCount: 4,
+      memoryBytes: 8 * GiB,
+      tags: ["prod", "web"],
+      guestOs: "Linux",
+      location: { nodeName: "pve1", clusterName: "lab" },
+      ips: [
+        { address: "10.0.0.10", origin: "AGENT", nicKey: "net0", isAccepted: true },
+        {
+          address: "172.17.0.1",
+          origin: "AGENT",
+          interfaceName: "docker0",
+          isAccepted: false,
+          rejectReason: "docker0: MAC 02:42:ac:11:00:01 is not a NIC of this VM",
+        },
+      ],
+    }),
+    neutralVm("101", {
+      name: "db-01",
+      cpuCount: 8,
+      memoryBytes: 32 * GiB,
+      state: "STOPPED",
+      tags: ["prod"],
+      location: { nodeName: "pve2", clusterName: "lab" },
+    }),
+    neutralVm("200", {
+      name: "ct-cache",
+      kind: "CONTAINER",
+      cpuCount: 1,
+      memoryBytes: GiB,
+      location: { nodeName: "pve1", clusterName: "lab" },
+    }),
+  ]);
+  pveId = pve.id;
+  await seedConnection(app.services, "VCD", "vcd", [
+    neutralVm("urn:vcloud:vm:1", {
+      name: "Web-02",
+      cpuCount: 2,
+      memoryBytes: 4 * GiB,
+      location: { orgName: "acme", vdcName: "acme-vdc1", vappName: "shop" },
+      guestOs: "Windows Server 2022",
+    }),
+    neutralVm("urn:vcloud:vm:2", {
+      name: "app-01",
+      cpuCount: 2,
+      location: { orgName: "globex", vdcName: "globex-vdc" },
+      state: "SUSPENDED",
+    }),
+  ]);
+});
+afterAll(async () => app?.close());
+
+describe("virtualMachines", () => {
+  it("lists every VM and container from every source, sorted by name, with a total", async () => {
+    const page = await list({});
+    expect(page.totalCount).toBe(5);
+    expect(page.edges.map((e) => e.node.name)).toEqual([
+      "app-01",
+      "ct-cache",
+      "db-01",
+      "web-01",
+      "Web-02",
+    ]);
+  });
+
+  it.each([
+    [{ source: ["VCD"] }, ["app-01", "Web-02"]],
+    [{ state: ["STOPPED", "SUSPENDED"] }, ["app-01", "db-01"]],
+    [{ kind: ["CONTAINER"] }, ["ct-cache"]],
+    [{ nodeName: "PVE1" }, ["ct-cache", "web-01"]],
+    [{ clusterName: "lab" }, ["ct-cache", "db-01", "web-01"]],
+    [{ orgName: "acme" }, ["Web-02"]],
+    [{ vdcName: "globex-vdc" }, ["app-01"]],
+    [{ search: "WEB" }, ["web-01", "Web-02"]],
+    [{ search: "10.0.0" }, ["web-01"]],
+    [{ search: "172.17" }, []],
+    [{ tags: ["web"] }, ["web-01"]],
+    [{ guestOs: "windows" }, ["Web-02"]],
+  ])("filters by %j", async (filter, expected) => {
+    expect(await names({ filter })).toEqual(expected);
+  });
+
+  it("filters by connection", async () => {
+    const connections = await app.graphql<{ connections: { id: string; name: string }[] }>(
+      "{ connections { id name } }",
+      {},
+      { cookie: viewer },
+    );
+    const pve = connections.body.data?.connections.find((c) => c.name === "pve");
+    expect(await names({ filter: { connectionId: [pve?.id] } })).toEqual([
+      "ct-cache",
+      "db-01",
+      "web-01",
+    ]);
+  });
+
+  it.each([
+    [[{ field: "MEMORY", direction: "DESC" }], ["db-01", "web-01", "Web-02", "ct-cache", "app-01"]],
+    [
+      [{ field: "CPU", direction: "ASC" }, { field: "NAME" }],
+      ["ct-cache", "app-01", "Web-02", "web-01", "db-01"],
+    ],
+    [
+      [{ field: "SOURCE" }, { field: "NAME", direction: "DESC" }],
+      ["web-01", "db-01", "ct-cache", "Web-02", "app-01"],
+    ],
+    [
+      [{ field: "STATE" }, { field: "NAME" }],
+      ["ct-cache", "web-01", "Web-02", "db-01", "app-01"],
+    ],
+  ])("sorts by %j", async (orderBy, expected) => {
+    expect(await names({ orderBy })).toEqual(expected);
+  });
+
+  it("sorts by last seen", async () => {
+    expect(await names({ orderBy: [{ field: "LAST_SEEN", direction: "DESC" }] })).toHaveLength(5);
+  });
+
+  it("pages forward and back without duplicates or gaps while rows are added", async () => {
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (let i = 0; i < 3; i++) {
+      const page = await list({ first: 2, after });
+      seen.push(...page.edges.map((e) => e.node.name));
+      after = page.pageInfo.endCursor;
+      // A new guest sorting before the cursor must not shift later pages.
+      if (i === 0)
+        await seedConnection(app.services, "VCENTER", "extra", [
+          neutralVm("vm-1", { name: "aaa-new" }),
+        ]);
+      if (!page.pageInfo.hasNextPage) break;
+    }
+    expect(seen).toEqual(["app-01", "ct-cache", "db-01", "web-01", "Web-02"]);
+    const all = await list({ first: 10 });
+    const back = await list({ last: 2, before: all.edges[4]?.cursor });
+    expect(back.edges.map((e) => e.node.name)).toEqual(
+      all.edges.slice(2, 4).map((e) => e.node.name),
+    );
+    expect(back.pageInfo.hasPreviousPage).toBe(true);
+  });
+
+  it("looks a VM up by its global id, with its source's own fields and explained IPs", async () => {
+    const page = await list({ filter: { search: "web-01" } });
+    const id = page.edges[0]?.node.id;
+    const res = await app.graphql<{ node: Record<string, unknown> }>(
+      `query($id: ID!) { node(id: $id) { __typename ... on ProxmoxGuest { vmid guestType nodeName
+        ipAddresses(includeRejected: true) { address isAccepted rejectReason }
+        location { nodeName clusterName } confirmation history { type } } } }`,
+      { id },
+      { cookie: viewer },
+    );
+    expect(res.body.data?.node).toMatchObject({
+      __typename: "ProxmoxGuest",
+      vmid: 100,
+      guestType: "qemu",
+      location: { nodeName: "pve1", clusterName: "lab" },
+      confirmation: "CONFIRMED",
+      ipAddresses: [
+        { address: "10.0.0.10", isAccepted: true, rejectReason: null },
+        {
+          address: "172.17.0.1",
+          isAccepted: false,
+          rejectReason: "docker0: MAC 02:42:ac:11:00:01 is not a NIC of this VM",
+        },
+      ],
+    });
+    expect(res.body.data?.node.history).toEqual(expect.arrayContaining([{ type: "APPEARED" }]));
+  });
+
+  it("returns tombstones with includeRemoved and with changedSince", async () => {
+    const before = new Date(Date.now() - 1000).toISOString();
+    const vcd = await app.services.prisma.connection.findFirstOrThrow({ where: { name: "vcd" } });
+    await syncInto(app.services, vcd.id, "VCD", [
+      neutralVm("urn:vcloud:vm:1", {
+        name: "Web-02",
+        location: { orgName: "acme", vdcName: "acme-vdc1", vappName: "shop" },
+      }),
+    ]);
+    expect(await names({ filter: { source: ["VCD"] } })).toEqual(["Web-02"]);
+    const tombstones = await list({ filter: { source: ["VCD"], includeRemoved: true } });
+    expect(tombstones.edges.find((e) => e.node.name === "app-01")?.node.removedAt).not.toBeNull();
+    expect(await names({ filter: { changedSince: before } })).toContain("app-01");
+  });
+
+  it("refuses a filter value that is too long, naming the field", async () => {
+    const res = await app.graphql(
+      LIST,
+      { filter: { search: "x".repeat(201) } },
+      { cookie: viewer },
+    );
+    expect(res.body.errors?.[0], app.logLines.slice(-1)[0]).toMatchObject({
+      extensions: { code: "BAD_USER_INPUT", field: "filter.search" },
+    });
+  });
+
+  it("runs the same number of SQL queries for a page of 2 as for a page of 100 (no N+1)", async () => {
+    const DEEP = `query($first: Int) { virtualMachines(first: $first) { edges { node { name connection { name }
+      nics { mac } ipAddresses { address } disks { capacityBytes } lastSeenAt } } } }`;
+    const count = async (first: number) => {
+      queries.length = 0;
+      const res = await app.graphql(DEEP, { first }, { cookie: viewer });
+      expect(res.body.errors).toBeUndefined();
+      return queries.filter((q) => !/^(BEGIN|COMMIT)/i.test(q)).length;
+    };
+    const small = await count(2);
+    const large = await count(100);
+    expect(large).toBe(small);
+    expect(large).toBeLessThanOrEqual(12);
+  });
+});

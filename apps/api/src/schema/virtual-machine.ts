@@ -1,0 +1,254 @@
+// The unified inventory (SPEC §6): one interface for every VM and container, whatever its source,
+// with source-specific fields on ProxmoxGuest, VcdVm and VcenterVm. Lists page by cursor so rows
+// added while a client pages through cause neither duplicates nor gaps.
+import type { Prisma } from "@hyperlens/db";
+import { effectiveLastSeenAt } from "@hyperlens/sync";
+import { builder } from "./builder.ts";
+import { ConnectionKindEnum, ConnectionNode } from "./connection.ts";
+import {
+  ConfirmationEnum,
+  GuestKindEnum,
+  IpOriginEnum,
+  PowerStateEnum,
+  VmEventTypeEnum,
+} from "./inventory-enums.ts";
+import { buildVmWhere, VirtualMachineFilter } from "./virtual-machine-filter.ts";
+import { buildVmOrder, VirtualMachineOrder } from "./virtual-machine-order.ts";
+
+const VmLocation = builder
+  .objectRef<{
+    nodeName: string | null;
+    clusterName: string | null;
+    datacenterName: string | null;
+    hostName: string | null;
+    orgName: string | null;
+    vdcName: string | null;
+    vappName: string | null;
+  }>("VmLocation")
+  .implement({
+    description:
+      "Where a guest runs: node/cluster (Proxmox), org/VDC/vApp (Director), datacenter/cluster/host (vCenter).",
+    fields: (t) => ({
+      nodeName: t.exposeString("nodeName", { nullable: true }),
+      clusterName: t.exposeString("clusterName", { nullable: true }),
+      datacenterName: t.exposeString("datacenterName", { nullable: true }),
+      hostName: t.exposeString("hostName", { nullable: true }),
+      orgName: t.exposeString("orgName", { nullable: true }),
+      vdcName: t.exposeString("vdcName", { nullable: true }),
+      vappName: t.exposeString("vappName", { nullable: true }),
+    }),
+  });
+
+builder.prismaObject("IpAddress", {
+  description:
+    "An address of a guest. Rejected ones carry the reason they do not count (SPEC §10).",
+  fields: (t) => ({
+    address: t.exposeString("address"),
+    prefixLength: t.exposeInt("prefixLength", { nullable: true }),
+    origin: t.field({ type: IpOriginEnum, resolve: (ip) => ip.origin }),
+    interfaceName: t.string({ nullable: true, resolve: (ip) => ip.interfaceName || null }),
+    nicKey: t.exposeString("nicKey", { nullable: true }),
+    isAccepted: t.exposeBoolean("isAccepted"),
+    rejectReason: t.exposeString("rejectReason", { nullable: true }),
+    lastConfirmedAt: t.expose("lastConfirmedAt", {
+      type: "DateTime",
+      description: "When a sync last saw it.",
+    }),
+  }),
+});
+
+builder.prismaObject("Nic", {
+  fields: (t) => ({
+    key: t.exposeString("key"),
+    mac: t.exposeString("mac", { nullable: true }),
+    network: t.exposeString("network", { nullable: true }),
+    model: t.exposeString("model", { nullable: true }),
+    isConnected: t.exposeBoolean("isConnected", { nullable: true }),
+    vlan: t.exposeInt("vlan", { nullable: true }),
+  }),
+});
+
+builder.prismaObject("Disk", {
+  fields: (t) => ({
+    key: t.exposeString("key"),
+    capacityBytes: t.float({
+      nullable: true,
+      resolve: (d) => (d.capacityBytes === null ? null : Number(d.capacityBytes)),
+    }),
+    storage: t.exposeString("storage", { nullable: true }),
+    busType: t.exposeString("busType", { nullable: true }),
+  }),
+});
+
+builder.prismaObject("VmEvent", {
+  description:
+    "One step in a guest's history: appeared, changed (which fields), moved, removed, restored.",
+  fields: (t) => ({
+    type: t.field({ type: VmEventTypeEnum, resolve: (e) => e.type }),
+    at: t.expose("at", { type: "DateTime" }),
+    changes: t.field({
+      type: "JSON",
+      description: "{ field: { from, to } }, or the removal reason.",
+      resolve: (e) => e.changes,
+    }),
+    syncRunId: t.exposeID("syncRunId", { nullable: true }),
+  }),
+});
+
+const numberOf = (value: bigint | null) => (value === null ? null : Number(value));
+
+export const VirtualMachineInterface = builder.prismaInterface("VirtualMachine", {
+  name: "VirtualMachine",
+  description: "A VM or container from any source, in one shape.",
+  interfaces: [builder.nodeInterfaceRef()],
+  fields: (t) => ({
+    id: t.id({ resolve: (vm) => vmGlobalId(vm) }),
+    name: t.exposeString("name"),
+    source: t.field({ type: ConnectionKindEnum, resolve: (vm) => vm.source }),
+    connection: t.relation("connection", { type: ConnectionNode }),
+    kind: t.field({ type: GuestKindEnum, resolve: (vm) => vm.kind }),
+    state: t.field({ type: PowerStateEnum, resolve: (vm) => vm.state }),
+    cpuCount: t.exposeInt("cpuCount", { nullable: true }),
+    memoryBytes: t.float({ nullable: true, resolve: (vm) => numberOf(vm.memoryBytes) }),
+    diskTotalBytes: t.float({ nullable: true, resolve: (vm) => numberOf(vm.diskTotalBytes) }),
+    guestOs: t.exposeString("guestOs", { nullable: true }),
+    isTemplate: t.exposeBoolean("isTemplate"),
+    tags: t.exposeStringList("tags"),
+    location: t.field({ type: VmLocation, resolve: (vm) => vm }),
+    nics: t.relation("nics", { query: { orderBy: { key: "asc" } } }),
+    ipAddresses: t.relation("ips", {
+      description:
+        "Addresses that count; with includeRejected, also those reported but rejected, with reasons.",
+      args: { includeRejected: t.arg.boolean({ required: false, defaultValue: false }) },
+      query: (args) => ({
+        where: args.includeRejected ? {} : { isAccepted: true },
+        orderBy: [{ isAccepted: "desc" as const }, { address: "asc" as const }],
+      }),
+    }),
+    disks: t.relation("disks", { query: { orderBy: { key: "asc" } } }),
+    details: t.field({
+      type: "JSON",
+      description: "The common detail layout plus raw source fields.",
+      resolve: (vm) => vm.details,
+    }),
+    confirmation: t.field({ type: ConfirmationEnum, resolve: (vm) => vm.confirmation }),
+    firstSeenAt: t.expose("firstSeenAt", { type: "DateTime" }),
+    lastSeenAt: t.field({
+      type: "DateTime",
+      description: "When a sync last confirmed this guest.",
+      select: {
+        lastSeenAt: true,
+        confirmation: true,
+        removedAt: true,
+        connection: { select: { lastSuccessAt: true } },
+      },
+      resolve: (vm) => effectiveLastSeenAt(vm, vm.connection),
+    }),
+    changedAt: t.expose("changedAt", { type: "DateTime" }),
+    removedAt: t.expose("removedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "Set on tombstones.",
+    }),
+    removedReason: t.exposeString("removedReason", { nullable: true }),
+    history: t.relation("events", {
+      description: "Newest first.",
+      args: { first: t.arg.int({ required: false, defaultValue: 50 }) },
+      query: (args) => ({
+        orderBy: { at: "desc" as const },
+        take: Math.min(Math.max(args.first ?? 50, 1), 500),
+      }),
+    }),
+  }),
+  resolveType: (vm) => VARIANT_BY_SOURCE[vm.source],
+});
+
+const VARIANT_BY_SOURCE = { PROXMOX: "ProxmoxGuest", VCD: "VcdVm", VCENTER: "VcenterVm" } as const;
+
+/** The global id of a VM: its variant's type name and its row id. */
+export function vmGlobalId(vm: { id: string; source: keyof typeof VARIANT_BY_SOURCE }): string {
+  return Buffer.from(`${VARIANT_BY_SOURCE[vm.source]}:${vm.id}`).toString("base64");
+}
+
+const detail = (details: Prisma.JsonValue, section: string, key: string): string | null => {
+  const value = (details as Record<string, Record<string, unknown> | undefined> | null)?.[
+    section
+  ]?.[key];
+  return typeof value === "string" ? value : null;
+};
+
+const viewScope = { VIEW_INVENTORY: true } as const;
+
+builder.prismaNode("VirtualMachine", {
+  variant: "ProxmoxGuest",
+  id: { field: "id" },
+  authScopes: viewScope,
+  interfaces: [VirtualMachineInterface],
+  description: "A Proxmox VE QEMU VM or LXC container.",
+  fields: (t) => ({
+    vmid: t.int({ resolve: (vm) => Number(vm.externalId) }),
+    guestType: t.string({
+      description: "qemu or lxc",
+      resolve: (vm) => (vm.kind === "CONTAINER" ? "lxc" : "qemu"),
+    }),
+    nodeName: t.exposeString("nodeName", { nullable: true }),
+  }),
+});
+
+builder.prismaNode("VirtualMachine", {
+  variant: "VcdVm",
+  id: { field: "id" },
+  authScopes: viewScope,
+  interfaces: [VirtualMachineInterface],
+  description: "A VMware Cloud Director VM.",
+  fields: (t) => ({
+    urn: t.exposeString("externalId"),
+    href: t.string({ nullable: true, resolve: (vm) => detail(vm.details, "vcd", "href") }),
+    orgName: t.exposeString("orgName", { nullable: true }),
+    vdcName: t.exposeString("vdcName", { nullable: true }),
+    vappName: t.exposeString("vappName", { nullable: true }),
+    backingMoref: t.exposeString("backingMoref", { nullable: true }),
+    backingVcenterId: t.exposeString("backingVcenterId", { nullable: true }),
+  }),
+});
+
+builder.prismaNode("VirtualMachine", {
+  variant: "VcenterVm",
+  id: { field: "id" },
+  authScopes: viewScope,
+  interfaces: [VirtualMachineInterface],
+  description: "A vCenter VM.",
+  fields: (t) => ({
+    moref: t.exposeString("externalId"),
+    datacenterName: t.exposeString("datacenterName", { nullable: true }),
+    clusterName: t.exposeString("clusterName", { nullable: true }),
+    hostName: t.exposeString("hostName", { nullable: true }),
+  }),
+});
+
+builder.queryField("virtualMachines", (t) =>
+  t.prismaConnection(
+    {
+      type: VirtualMachineInterface,
+      cursor: "id",
+      defaultSize: 100,
+      maxSize: 500,
+      authScopes: viewScope,
+      description:
+        "Every VM and container from every source. Removed guests (tombstones) appear with includeRemoved, or with changedSince when they were removed after it.",
+      args: {
+        filter: t.arg({ type: VirtualMachineFilter, required: false }),
+        orderBy: t.arg({ type: [VirtualMachineOrder], required: false }),
+      },
+      resolve: (query, _root, args, ctx) =>
+        ctx.prisma.virtualMachine.findMany({
+          ...query,
+          where: buildVmWhere(args.filter),
+          orderBy: buildVmOrder(args.orderBy),
+        }),
+      totalCount: (_parent, args, ctx) =>
+        ctx.prisma.virtualMachine.count({ where: buildVmWhere(args.filter) }),
+    },
+    { description: "A page of virtual machines." },
+  ),
+);
