@@ -4,7 +4,7 @@ import type { SourceDriver } from "./source-driver.ts";
 
 /** vCenter: a session per Test or sync, always deleted afterwards (SPEC §5). */
 export const vcenterDriver: SourceDriver = {
-  open(connection, secret, { logger, correlationId }) {
+  open(connection, secret, { logger, correlationId, metrics }) {
     const client = createVcenterClient({
       http: {
         connectionId: connection.id,
@@ -13,6 +13,7 @@ export const vcenterDriver: SourceDriver = {
         caPem: connection.caPem,
         logger,
         correlationId,
+        ...(metrics ? { metrics } : {}),
         concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
       },
       credentials: { username: connection.username, password: secret },
