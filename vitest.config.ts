@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/api"],
+    projects: ["packages/*", "apps/api", "apps/web"],
     reporters: ["default", "./scripts/summary-reporter.ts"],
   },
 });

@@ -1,93 +1,87 @@
-import { type FormEvent, useState } from "react";
-import { useMutation, useQuery } from "urql";
-import { t } from "./i18n.ts";
+import { useEffect } from "react";
+import { useQuery } from "urql";
+import { AccountRoutes } from "./account/account-routes.tsx";
+import { CONNECTIONS } from "./graphql/connection-documents.ts";
+import type { Connection, Viewer } from "./graphql/types.ts";
+import { HelpPage } from "./help/help-page.tsx";
+import { t, useLanguage } from "./i18n/i18n.ts";
+import { ServersPage } from "./servers/servers-page.tsx";
+import { SettingsPage } from "./settings/settings-page.tsx";
+import { CredentialsForm } from "./shell/credentials-form.tsx";
+import { Header } from "./shell/header.tsx";
+import { visiblePages } from "./shell/nav.tsx";
+import { useRoute } from "./shell/router.ts";
+import { SyncProvider, useSync } from "./sync/sync-context.tsx";
 
-const STATUS = "query Status { isSetupRequired viewer { username } }";
-const SIGN_IN = `mutation SignIn($username: String!, $password: String!) {
-  signIn(username: $username, password: $password) { __typename ... on Error { message } }
-}`;
-const SETUP = `mutation Setup($setupToken: String!, $username: String!, $password: String!) {
-  completeSetup(setupToken: $setupToken, username: $username, password: $password) {
-    __typename ... on Error { message }
-  }
-}`;
-const SIGN_OUT = "mutation SignOut { signOut }";
+const STATUS = "query Status { isSetupRequired viewer { username isAdmin capabilities } }";
 
 interface Status {
   isSetupRequired: boolean;
-  viewer: { username: string } | null;
+  viewer: Viewer | null;
 }
 
-type Outcome = Record<string, { __typename: string; message?: string }>;
-
-function CredentialsForm(props: { withSetupToken: boolean; onDone: () => void }) {
-  const [, signIn] = useMutation<Outcome>(SIGN_IN);
-  const [, setup] = useMutation<Outcome>(SETUP);
-  const [problem, setProblem] = useState<string>();
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
-    const result = props.withSetupToken ? await setup(form) : await signIn(form);
-    const outcome = result.data && Object.values(result.data)[0];
-    if (result.error || outcome?.message) setProblem(outcome?.message ?? result.error?.message);
-    else props.onDone();
-  };
+function SignedIn(props: { viewer: Viewer; onSignedOut: () => void }) {
+  const route = useRoute();
+  const { settledCount } = useSync();
+  const pages = visiblePages(props.viewer);
+  const page = pages.includes(route.page) ? route.page : (pages[0] ?? "help");
+  const [{ data }, reloadConnections] = useQuery<{ connections: Connection[] }>({
+    query: CONNECTIONS,
+    requestPolicy: "cache-and-network",
+    pause: !pages.includes("settings"),
+  });
+  const connections = data?.connections ?? [];
+  const reload = () => reloadConnections({ requestPolicy: "network-only" });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a finished sync changes last-sync status
+  useEffect(() => {
+    if (settledCount > 0) reloadConnections({ requestPolicy: "network-only" });
+  }, [settledCount]);
   return (
-    <form onSubmit={submit}>
-      {props.withSetupToken && (
-        <label>
-          {t("auth.setupToken")} <input name="setupToken" required autoComplete="off" />
-        </label>
-      )}
-      <label>
-        {t("auth.username")} <input name="username" required autoComplete="username" />
-      </label>
-      <label>
-        {t("auth.password")}{" "}
-        <input
-          name="password"
-          type="password"
-          required
-          autoComplete={props.withSetupToken ? "new-password" : "current-password"}
-        />
-      </label>
-      {problem && <p role="alert">{problem}</p>}
-      <button type="submit">
-        {props.withSetupToken ? t("auth.createAdmin") : t("auth.signIn")}
-      </button>
-    </form>
+    <>
+      <Header viewer={props.viewer} pages={pages} current={page} onSignedOut={props.onSignedOut} />
+      <main id="main" className="page">
+        {page === "servers" && <ServersPage params={route.query} connections={connections} />}
+        {page === "settings" && (
+          <SettingsPage viewer={props.viewer} connections={connections} onChanged={reload} />
+        )}
+        {(page === "tokens" || page === "users") && (
+          <AccountRoutes page={page} viewer={props.viewer} />
+        )}
+        {page === "help" && <HelpPage />}
+      </main>
+    </>
   );
 }
 
-/** The shell of the web app: first-run setup, sign-in and sign-out. Inventory pages follow. */
+/** The app: first-run setup, sign-in, then the pages the viewer may see. */
 export function App() {
+  const language = useLanguage();
   const [{ data, error }, refresh] = useQuery<Status>({
     query: STATUS,
     requestPolicy: "network-only",
   });
-  const [, signOut] = useMutation(SIGN_OUT);
   const reload = () => refresh({ requestPolicy: "network-only" });
+  const viewer = data?.viewer;
   return (
-    <main>
-      <h1>{t("app.title")}</h1>
+    // Keyed by language so every string re-renders in the new one.
+    <div className="app" key={language}>
+      <a className="skip-link" href="#main">
+        {t("shell.skipToContent")}
+      </a>
       {error && <p role="alert">{error.message}</p>}
-      {data?.isSetupRequired && (
+      {data && !viewer && (
         <>
-          <p>{t("app.firstRun")}</p>
-          <CredentialsForm withSetupToken onDone={reload} />
+          <Header viewer={undefined} pages={[]} current="help" onSignedOut={reload} />
+          <main id="main" className="page auth-page">
+            <CredentialsForm isSetup={data.isSetupRequired} onDone={reload} />
+          </main>
         </>
       )}
-      {data && !data.isSetupRequired && !data.viewer && (
-        <CredentialsForm withSetupToken={false} onDone={reload} />
+      {viewer && (
+        <SyncProvider isEnabled={viewer.capabilities.includes("VIEW_INVENTORY")}>
+          <SignedIn viewer={viewer} onSignedOut={reload} />
+        </SyncProvider>
       )}
-      {data?.viewer && (
-        <p>
-          {t("app.signedInAs", { username: data.viewer.username })}{" "}
-          <button type="button" onClick={() => signOut({}).then(reload)}>
-            {t("auth.signOut")}
-          </button>
-        </p>
-      )}
-    </main>
+    </div>
   );
 }

@@ -1,16 +1,19 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { Client, cacheExchange, fetchExchange, Provider } from "urql";
+import { Provider } from "urql";
 import { App } from "./app.tsx";
+import { createGraphqlClient } from "./graphql/client.ts";
+import { initialLanguage, setLanguage } from "./i18n/i18n.ts";
+import { applyTheme } from "./theme/theme.ts";
+import "./theme/theme.css";
+import "./app.css";
 
-const client = new Client({
-  url: "/graphql",
-  exchanges: [cacheExchange, fetchExchange],
-  fetchOptions: { credentials: "same-origin" },
-});
-
+applyTheme();
+const client = createGraphqlClient();
 const root = document.getElementById("root");
-if (root) {
+
+void setLanguage(initialLanguage()).then(() => {
+  if (!root) return;
   createRoot(root).render(
     <StrictMode>
       <Provider value={client}>
@@ -18,4 +21,4 @@ if (root) {
       </Provider>
     </StrictMode>,
   );
-}
+});

@@ -1,36 +1,12 @@
-// Picks the translation for the browser's language; English when there is none.
-import cs from "../../../locales/cs.json";
-import de from "../../../locales/de.json";
-import en from "../../../locales/en.json";
-import es from "../../../locales/es.json";
-import fr from "../../../locales/fr.json";
-import it from "../../../locales/it.json";
-import ja from "../../../locales/ja.json";
-import ko from "../../../locales/ko.json";
-import nl from "../../../locales/nl.json";
-import pl from "../../../locales/pl.json";
-import pt from "../../../locales/pt.json";
-import sv from "../../../locales/sv.json";
-import uk from "../../../locales/uk.json";
-import zh from "../../../locales/zh.json";
+// The current language and its catalog. English is bundled; other catalogs load on demand so the
+// first render does not pay for thirteen languages it will not show.
+import { useSyncExternalStore } from "react";
+import en from "../../../../locales/en.json";
+import { directionOf, isLanguageTag, type LanguageTag, pickLanguage } from "./languages.ts";
+import { formatMessage, type MessageValues } from "./message-format.ts";
 
 type Messages = typeof en;
-const CATALOGS: Record<string, Messages> = {
-  cs,
-  de,
-  en,
-  es,
-  fr,
-  it,
-  ja,
-  ko,
-  nl,
-  pl,
-  pt,
-  sv,
-  uk,
-  zh,
-};
+type Tree = { [key: string]: string | Tree };
 
 type Leaves<T, P extends string = ""> = {
   [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Leaves<T[K], `${P}${K}.`>;
@@ -39,18 +15,61 @@ type Leaves<T, P extends string = ""> = {
 /** A key of the English catalog, e.g. "app.title". */
 export type MessageKey = Leaves<Messages>;
 
-function lookup(catalog: unknown, key: string): string | undefined {
-  const value = key
-    .split(".")
-    .reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], catalog);
-  return typeof value === "string" ? value : undefined;
+const loaders = import.meta.glob<Tree>(["../../../../locales/*.json", "!**/en.json"], {
+  import: "default",
+});
+const STORAGE_KEY = "hyperlens.language";
+
+let language: LanguageTag = "en";
+let catalog: Tree = en;
+const listeners = new Set<() => void>();
+
+function lookup(tree: Tree, key: string): string | undefined {
+  let node: string | Tree | undefined = tree;
+  for (const part of key.split(".")) {
+    if (typeof node !== "object") return undefined;
+    node = node[part];
+  }
+  return typeof node === "string" ? node : undefined;
 }
 
-const language = (globalThis.navigator?.language ?? "en").slice(0, 2);
-const catalog = CATALOGS[language] ?? en;
-
-/** Translates a key, filling `{name}` placeholders. */
-export function t(key: MessageKey, values: Record<string, string> = {}): string {
+/** Translates a key for the current language, filling placeholders and plurals. */
+export function t(key: MessageKey, values: MessageValues = {}): string {
   const text = lookup(catalog, key) ?? lookup(en, key) ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? `{${name}}`);
+  return formatMessage(language, text, values);
+}
+
+/** The current language tag (also the Intl locale). */
+export function currentLanguage(): LanguageTag {
+  return language;
+}
+
+/** Switches the language, loading its catalog, and updates `<html lang dir>`. */
+export async function setLanguage(tag: LanguageTag): Promise<void> {
+  const load = loaders[`../../../../locales/${tag}.json`];
+  catalog = tag === "en" || !load ? en : await load();
+  language = tag;
+  globalThis.localStorage?.setItem(STORAGE_KEY, tag);
+  if (typeof document !== "undefined") {
+    document.documentElement.lang = tag;
+    document.documentElement.dir = directionOf(tag);
+  }
+  for (const listener of listeners) listener();
+}
+
+/** The language saved by the picker, else the browser's preference. */
+export function initialLanguage(): LanguageTag {
+  const saved = globalThis.localStorage?.getItem(STORAGE_KEY) ?? "";
+  if (isLanguageTag(saved)) return saved;
+  return pickLanguage(globalThis.navigator?.languages ?? ["en"]);
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Re-renders the caller when the language changes; returns the current tag. */
+export function useLanguage(): LanguageTag {
+  return useSyncExternalStore(subscribe, currentLanguage, currentLanguage);
 }

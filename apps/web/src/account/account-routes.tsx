@@ -1,0 +1,8 @@
+import type { Viewer } from "../graphql/types.ts";
+import { ApiTokensPage } from "./api-tokens-page.tsx";
+import { UsersPage } from "./users-page.tsx";
+
+/** The API tokens and users pages. */
+export function AccountRoutes(props: { page: "tokens" | "users"; viewer: Viewer }) {
+  return props.page === "tokens" ? <ApiTokensPage viewer={props.viewer} /> : <UsersPage />;
+}

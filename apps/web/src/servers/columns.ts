@@ -1,0 +1,134 @@
+// The Servers table's columns: what each shows, how it sorts on the server, how wide it is.
+import type { OrderField, VmRow } from "../graphql/types.ts";
+import type { MessageKey } from "../i18n/i18n.ts";
+
+/** A column id. */
+export type ColumnId =
+  | "name"
+  | "source"
+  | "state"
+  | "location"
+  | "ips"
+  | "cpu"
+  | "memory"
+  | "disk"
+  | "connection"
+  | "lastSeen";
+
+/** One column of the table. */
+export interface Column {
+  id: ColumnId;
+  label: MessageKey;
+  width: string;
+  sortField?: OrderField;
+  isNumeric?: boolean;
+  /** The raw value for CSV export: plain text or a number, never formatted. */
+  csvValue: (row: VmRow) => string | number | null;
+}
+
+/** Every column, in display order. */
+export const COLUMNS: readonly Column[] = [
+  {
+    id: "name",
+    label: "servers.column.name",
+    width: "minmax(10rem, 2fr)",
+    sortField: "NAME",
+    csvValue: (r) => r.name,
+  },
+  {
+    id: "source",
+    label: "servers.column.source",
+    width: "7.5rem",
+    sortField: "SOURCE",
+    csvValue: (r) => r.source,
+  },
+  {
+    id: "state",
+    label: "servers.column.state",
+    width: "7rem",
+    sortField: "STATE",
+    csvValue: (r) => r.state,
+  },
+  {
+    id: "location",
+    label: "servers.column.location",
+    width: "minmax(9rem, 1.5fr)",
+    csvValue: (r) =>
+      [
+        r.location.nodeName,
+        r.location.clusterName,
+        r.location.datacenterName,
+        r.location.hostName,
+        r.location.orgName,
+        r.location.vdcName,
+        r.location.vappName,
+      ]
+        .filter(Boolean)
+        .join("/"),
+  },
+  {
+    id: "ips",
+    label: "servers.column.ips",
+    width: "minmax(8rem, 1.5fr)",
+    csvValue: (r) => r.ipAddresses.map((ip) => ip.address).join(" "),
+  },
+  {
+    id: "cpu",
+    label: "servers.column.cpu",
+    width: "4.5rem",
+    sortField: "CPU",
+    isNumeric: true,
+    csvValue: (r) => r.cpuCount,
+  },
+  {
+    id: "memory",
+    label: "servers.column.memory",
+    width: "6rem",
+    sortField: "MEMORY",
+    isNumeric: true,
+    csvValue: (r) => r.memoryBytes,
+  },
+  {
+    id: "disk",
+    label: "servers.column.disk",
+    width: "6rem",
+    isNumeric: true,
+    csvValue: (r) => r.diskTotalBytes,
+  },
+  {
+    id: "connection",
+    label: "servers.column.connection",
+    width: "minmax(8rem, 1fr)",
+    csvValue: (r) => r.connection.name,
+  },
+  {
+    id: "lastSeen",
+    label: "servers.column.lastSeen",
+    width: "9rem",
+    sortField: "LAST_SEEN",
+    csvValue: (r) => r.lastSeenAt,
+  },
+];
+
+/** Columns shown until the user chooses otherwise. */
+export const DEFAULT_VISIBLE: readonly ColumnId[] = COLUMNS.map((c) => c.id);
+
+const STORAGE_KEY = "hyperlens.columns";
+
+/** The saved column choice; the name column is always shown. */
+export function loadVisibleColumns(saved: string | null | undefined): ColumnId[] {
+  if (!saved) return [...DEFAULT_VISIBLE];
+  const ids = saved.split(",");
+  const chosen = COLUMNS.filter((c) => c.id === "name" || ids.includes(c.id)).map((c) => c.id);
+  return chosen;
+}
+
+/** Remembers the column choice in this browser. */
+export function saveVisibleColumns(ids: readonly ColumnId[]) {
+  globalThis.localStorage?.setItem(STORAGE_KEY, ids.join(","));
+}
+
+/** Reads the remembered column choice. */
+export function readVisibleColumns(): ColumnId[] {
+  return loadVisibleColumns(globalThis.localStorage?.getItem(STORAGE_KEY));
+}

@@ -1,0 +1,118 @@
+import { useCallback, useState } from "react";
+import { useClient } from "urql";
+import type { Connection, VmRow } from "../graphql/types.ts";
+import { formatCount } from "../i18n/format.ts";
+import { currentLanguage, t } from "../i18n/i18n.ts";
+import { navigate } from "../shell/router.ts";
+import { SyncAllButton } from "../sync/sync-all-button.tsx";
+import { useSync } from "../sync/sync-context.tsx";
+import { SyncPanel } from "../sync/sync-panel.tsx";
+import { COLUMNS, type ColumnId, readVisibleColumns, saveVisibleColumns } from "./columns.ts";
+import { downloadText, fetchCsv } from "./export-csv.ts";
+import { ServersToolbar } from "./servers-toolbar.tsx";
+import { SummaryHeader } from "./summary-header.tsx";
+import { useSummary } from "./use-summary.ts";
+import { useVmPages } from "./use-vm-pages.ts";
+import { VmDetailDrawer } from "./vm-detail.tsx";
+import {
+  isFiltered,
+  paramsFromTableQuery,
+  type TableQuery,
+  tableQueryFromParams,
+  toggleSort,
+} from "./vm-filter.ts";
+import { VmTable } from "./vm-table.tsx";
+
+/** The Servers page: figures, sync, and one table of every guest from every source. */
+export function ServersPage(props: {
+  params: URLSearchParams;
+  connections: readonly Connection[];
+}) {
+  const client = useClient();
+  const locale = currentLanguage();
+  const { settledCount } = useSync();
+  const query = tableQueryFromParams(props.params);
+  const pages = useVmPages(query, settledCount);
+  const summary = useSummary(settledCount);
+  const [visible, setVisible] = useState<ColumnId[]>(readVisibleColumns);
+  const [open, setOpen] = useState<VmRow>();
+  const [exportStatus, setExportStatus] = useState<string>();
+  const closeDrawer = useCallback(() => setOpen(undefined), []);
+
+  const setQuery = useCallback((next: TableQuery) => {
+    const search = paramsFromTableQuery(next).toString();
+    navigate(`/servers${search ? `?${search}` : ""}`, { replace: true });
+  }, []);
+
+  const exportCsv = async () => {
+    setExportStatus(t("servers.exporting", { done: 0, total: pages.totalCount ?? 0 }));
+    try {
+      const csv = await fetchCsv(client, query, (done, total) =>
+        setExportStatus(t("servers.exporting", { done, total })),
+      );
+      downloadText(`hyperlens-servers-${new Date().toISOString().slice(0, 10)}.csv`, csv);
+    } finally {
+      setExportStatus(undefined);
+    }
+  };
+
+  const isEmpty = pages.totalCount === 0;
+  return (
+    <div className="servers-page">
+      <div className="page-head">
+        <h1>{t("nav.servers")}</h1>
+        <SyncAllButton connections={props.connections} />
+      </div>
+      <SyncPanel connections={props.connections} />
+      <SummaryHeader summary={summary} connections={props.connections} />
+      <ServersToolbar
+        query={query}
+        connections={props.connections}
+        onChange={setQuery}
+        visible={visible}
+        onVisibleChange={(ids) => {
+          setVisible(ids);
+          saveVisibleColumns(ids);
+        }}
+        onExport={() => void exportCsv()}
+        exportStatus={exportStatus}
+      />
+      <p className="muted" aria-live="polite">
+        {pages.totalCount !== undefined &&
+          t("servers.count", {
+            count: pages.totalCount,
+            shown: formatCount(locale, pages.rows.length),
+          })}
+      </p>
+      {pages.error !== undefined && <p role="alert">{pages.error || t("common.failed")}</p>}
+      {isEmpty && !isFiltered(query.filter) && (
+        <div className="empty">
+          <h2>{t("servers.empty.title")}</h2>
+          <p>{t("servers.empty.body", { button: t("sync.button") })}</p>
+          {props.connections.length === 0 && (
+            <button type="button" onClick={() => navigate("/settings")}>
+              {t("servers.empty.addConnection")}
+            </button>
+          )}
+        </div>
+      )}
+      {isEmpty && isFiltered(query.filter) && <p className="empty">{t("servers.noMatch")}</p>}
+      {!isEmpty && (
+        <VmTable
+          rows={pages.rows}
+          totalCount={pages.totalCount ?? 0}
+          hasMore={pages.hasMore}
+          onNeedMore={pages.loadMore}
+          visible={visible}
+          orderBy={query.orderBy}
+          onSort={(id) => {
+            const field = COLUMNS.find((c) => c.id === id)?.sortField;
+            if (field) setQuery({ ...query, orderBy: toggleSort(query.orderBy, field) });
+          }}
+          onOpen={setOpen}
+        />
+      )}
+      {open && <VmDetailDrawer row={open} onClose={closeDrawer} />}
+    </div>
+  );
+}

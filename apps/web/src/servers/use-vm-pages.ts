@@ -1,0 +1,80 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useClient } from "urql";
+import type { PageInfo, VmRow } from "../graphql/types.ts";
+import { PAGE_SIZE, VM_PAGE } from "./vm-documents.ts";
+import type { TableQuery } from "./vm-filter.ts";
+
+interface VmPage {
+  virtualMachines: { totalCount: number; pageInfo: PageInfo; edges: { node: VmRow }[] };
+}
+
+/** What the table has loaded so far for one query. */
+export interface VmPages {
+  rows: VmRow[];
+  totalCount: number | undefined;
+  hasMore: boolean;
+  isLoading: boolean;
+  error: string | undefined;
+  loadMore: () => void;
+}
+
+/**
+ * Loads the table's rows page by page with server-side cursors. A new query (or `reloadKey`)
+ * starts over; answers for an older query are dropped.
+ */
+export function useVmPages(query: TableQuery, reloadKey: number): VmPages {
+  const client = useClient();
+  const [rows, setRows] = useState<VmRow[]>([]);
+  const [totalCount, setTotalCount] = useState<number>();
+  const [pageInfo, setPageInfo] = useState<PageInfo>({ hasNextPage: false, endCursor: null });
+  const [isLoading, setLoading] = useState(false);
+  const [error, setError] = useState<string>();
+  const generation = useRef(0);
+  const inFlight = useRef(false);
+  const key = JSON.stringify(query);
+
+  const fetchPage = useCallback(
+    async (after: string | null, forGeneration: number) => {
+      inFlight.current = true;
+      setLoading(true);
+      const parsed = JSON.parse(key) as TableQuery;
+      const result = await client
+        .query<VmPage>(
+          VM_PAGE,
+          { first: PAGE_SIZE, after, filter: parsed.filter, orderBy: [parsed.orderBy] },
+          { requestPolicy: "network-only" },
+        )
+        .toPromise();
+      if (forGeneration !== generation.current) return;
+      inFlight.current = false;
+      setLoading(false);
+      const page = result.data?.virtualMachines;
+      if (!page) {
+        setError(result.error?.message ?? "");
+        return;
+      }
+      setError(undefined);
+      setTotalCount(page.totalCount);
+      setPageInfo(page.pageInfo);
+      const nodes = page.edges.map((edge) => edge.node);
+      setRows((previous) => (after ? [...previous, ...nodes] : nodes));
+    },
+    [client, key],
+  );
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reloadKey is the reason to start over
+  useEffect(() => {
+    generation.current++;
+    setRows([]);
+    setTotalCount(undefined);
+    setPageInfo({ hasNextPage: false, endCursor: null });
+    void fetchPage(null, generation.current);
+  }, [fetchPage, reloadKey]);
+
+  const loadMore = useCallback(() => {
+    if (inFlight.current || !pageInfo.hasNextPage) return;
+    void fetchPage(pageInfo.endCursor, generation.current);
+  }, [fetchPage, pageInfo]);
+
+  return { rows, totalCount, hasMore: pageInfo.hasNextPage, isLoading, error, loadMore };
+}

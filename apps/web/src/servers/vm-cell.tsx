@@ -1,0 +1,48 @@
+import type { VmRow } from "../graphql/types.ts";
+import { formatBytes, formatCount, formatRelative } from "../i18n/format.ts";
+import { currentLanguage, t } from "../i18n/i18n.ts";
+import { Badge, SourceBadge } from "../ui/badge.tsx";
+import { powerTone } from "../ui/tone.ts";
+import type { ColumnId } from "./columns.ts";
+import { locationText } from "./location-text.ts";
+
+/** The content of one table cell. */
+export function VmCell(props: { row: VmRow; column: ColumnId }) {
+  const { row } = props;
+  const locale = currentLanguage();
+  switch (props.column) {
+    case "name":
+      return (
+        <span className="vm-name">
+          {row.name}
+          {row.kind === "CONTAINER" && <span className="muted"> · {t("servers.container")}</span>}
+          {row.confirmation !== "CONFIRMED" && (
+            <Badge
+              tone="warn"
+              title={t(`confirmation.${row.confirmation}` as "confirmation.CONFIRMED")}
+            >
+              {t("servers.unconfirmed")}
+            </Badge>
+          )}
+        </span>
+      );
+    case "source":
+      return <SourceBadge source={row.source} />;
+    case "state":
+      return <Badge tone={powerTone(row.state)}>{t(`state.${row.state}`)}</Badge>;
+    case "location":
+      return <>{locationText(row.location)}</>;
+    case "ips":
+      return <span className="mono">{row.ipAddresses.map((ip) => ip.address).join(", ")}</span>;
+    case "cpu":
+      return <>{formatCount(locale, row.cpuCount)}</>;
+    case "memory":
+      return <>{formatBytes(locale, row.memoryBytes)}</>;
+    case "disk":
+      return <>{formatBytes(locale, row.diskTotalBytes)}</>;
+    case "connection":
+      return <>{row.connection.name}</>;
+    case "lastSeen":
+      return <>{formatRelative(locale, row.lastSeenAt)}</>;
+  }
+}

@@ -1,0 +1,215 @@
+import type { JsonValue } from "@hyperlens/shared";
+import type { ReactNode } from "react";
+import { useQuery } from "urql";
+import type { VmRow } from "../graphql/types.ts";
+import { formatBytes, formatDateTime } from "../i18n/format.ts";
+import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
+import { Badge, SourceBadge } from "../ui/badge.tsx";
+import { Drawer } from "../ui/drawer.tsx";
+import { powerTone } from "../ui/tone.ts";
+import { locationText } from "./location-text.ts";
+import { VM_DETAIL } from "./vm-documents.ts";
+
+interface VmDetail extends VmRow {
+  guestOs: string | null;
+  isTemplate: boolean;
+  tags: string[];
+  firstSeenAt: string;
+  changedAt: string;
+  removedAt: string | null;
+  removedReason: string | null;
+  details: { [key: string]: JsonValue };
+  nics: {
+    key: string;
+    mac: string | null;
+    network: string | null;
+    model: string | null;
+    isConnected: boolean | null;
+    vlan: number | null;
+  }[];
+  disks: {
+    key: string;
+    capacityBytes: number | null;
+    storage: string | null;
+    busType: string | null;
+  }[];
+  allIps: {
+    address: string;
+    prefixLength: number | null;
+    origin: string;
+    interfaceName: string | null;
+    nicKey: string | null;
+    isAccepted: boolean;
+    rejectReason: string | null;
+    lastConfirmedAt: string;
+  }[];
+  history: { at: string; type: string; changes: JsonValue }[];
+}
+
+function Facts(props: { vm: VmDetail }) {
+  const { vm } = props;
+  const locale = currentLanguage();
+  const rows: [MessageKey, ReactNode][] = [
+    ["servers.column.source", <SourceBadge key="s" source={vm.source} />],
+    [
+      "servers.column.state",
+      <Badge key="b" tone={powerTone(vm.state)}>
+        {t(`state.${vm.state}`)}
+      </Badge>,
+    ],
+    ["servers.column.location", locationText(vm.location) || "—"],
+    ["servers.column.connection", vm.connection.name],
+    ["detail.guestOs", vm.guestOs ?? "—"],
+    ["servers.column.cpu", vm.cpuCount ?? "—"],
+    ["servers.column.memory", formatBytes(locale, vm.memoryBytes)],
+    ["servers.column.disk", formatBytes(locale, vm.diskTotalBytes)],
+    ["detail.tags", vm.tags.join(", ") || "—"],
+    ["detail.confirmation", t(`confirmation.${vm.confirmation}` as MessageKey)],
+    ["detail.firstSeen", formatDateTime(locale, vm.firstSeenAt)],
+    ["servers.column.lastSeen", formatDateTime(locale, vm.lastSeenAt)],
+  ];
+  return (
+    <dl className="facts">
+      {rows.map(([label, value]) => (
+        <div key={label}>
+          <dt>{t(label)}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+      {vm.removedAt && (
+        <div>
+          <dt>{t("detail.removed")}</dt>
+          <dd>
+            {formatDateTime(locale, vm.removedAt)} {vm.removedReason}
+          </dd>
+        </div>
+      )}
+    </dl>
+  );
+}
+
+function Nics(props: { vm: VmDetail }) {
+  const locale = currentLanguage();
+  const unattached = props.vm.allIps.filter(
+    (ip) => !props.vm.nics.some((n) => n.key === ip.nicKey),
+  );
+  const ipLine = (ip: VmDetail["allIps"][number]) => (
+    <li
+      key={`${ip.address}-${ip.interfaceName}`}
+      className={ip.isAccepted ? undefined : "rejected"}
+    >
+      <span className="mono">
+        {ip.address}
+        {ip.prefixLength !== null ? `/${ip.prefixLength}` : ""}
+      </span>{" "}
+      <span className="muted">
+        {t(`ipOrigin.${ip.origin}` as MessageKey)} ·{" "}
+        {t("detail.confirmedAt", { time: formatDateTime(locale, ip.lastConfirmedAt) })}
+      </span>
+      {!ip.isAccepted && (
+        <div>
+          <Badge tone="warn">{t("detail.rejected")}</Badge> {ip.rejectReason}
+        </div>
+      )}
+    </li>
+  );
+  return (
+    <section>
+      <h3>{t("detail.nics")}</h3>
+      {props.vm.nics.length === 0 && <p className="muted">{t("detail.none")}</p>}
+      {props.vm.nics.map((nic) => (
+        <div key={nic.key} className="nic">
+          <div>
+            <strong>{nic.key}</strong> <span className="mono">{nic.mac ?? "—"}</span>{" "}
+            <span className="muted">
+              {[nic.network, nic.model, nic.vlan !== null ? `VLAN ${nic.vlan}` : null]
+                .filter(Boolean)
+                .join(" · ")}
+            </span>{" "}
+            {nic.isConnected === false && <Badge tone="neutral">{t("detail.disconnected")}</Badge>}
+          </div>
+          <ul className="nic-ips">
+            {props.vm.allIps.filter((ip) => ip.nicKey === nic.key).map(ipLine)}
+          </ul>
+        </div>
+      ))}
+      {unattached.length > 0 && (
+        <div className="nic">
+          <strong>{t("detail.otherAddresses")}</strong>
+          <ul className="nic-ips">{unattached.map(ipLine)}</ul>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Disks(props: { vm: VmDetail }) {
+  const locale = currentLanguage();
+  return (
+    <section>
+      <h3>{t("detail.disks")}</h3>
+      {props.vm.disks.length === 0 && <p className="muted">{t("detail.none")}</p>}
+      <ul>
+        {props.vm.disks.map((disk) => (
+          <li key={disk.key}>
+            <strong>{disk.key}</strong> {formatBytes(locale, disk.capacityBytes)}{" "}
+            <span className="muted">
+              {[disk.storage, disk.busType].filter(Boolean).join(" · ")}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function History(props: { vm: VmDetail }) {
+  const locale = currentLanguage();
+  return (
+    <section>
+      <h3>{t("detail.history")}</h3>
+      <ol className="timeline">
+        {props.vm.history.map((event) => (
+          <li key={`${event.at}-${event.type}`}>
+            <time dateTime={event.at}>{formatDateTime(locale, event.at)}</time>{" "}
+            <strong>{t(`event.${event.type}` as MessageKey)}</strong>
+            {event.type === "CHANGED" && event.changes && typeof event.changes === "object" && (
+              <span className="muted"> {Object.keys(event.changes).join(", ")}</span>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** The detail drawer of one guest: facts, NICs with MACs and IPs (rejected ones with reasons), disks, history, raw fields. */
+export function VmDetailDrawer(props: { row: VmRow; onClose: () => void }) {
+  const [{ data, error, fetching }] = useQuery<{ node: VmDetail | null }>({
+    query: VM_DETAIL,
+    variables: { id: props.row.id },
+    requestPolicy: "network-only",
+  });
+  const vm = data?.node;
+  return (
+    <Drawer title={props.row.name} onClose={props.onClose}>
+      {fetching && <p>{t("common.loading")}</p>}
+      {error && <p role="alert">{error.message}</p>}
+      {vm && (
+        <>
+          <Facts vm={vm} />
+          <Nics vm={vm} />
+          <Disks vm={vm} />
+          <History vm={vm} />
+          <section>
+            <h3>{t("detail.raw")}</h3>
+            <details>
+              <summary>{t("detail.showRaw")}</summary>
+              <pre className="raw">{JSON.stringify(vm.details, null, 2)}</pre>
+            </details>
+          </section>
+        </>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,86 @@
+// The Servers page's search, filters and sort live in the URL, so "Show VMs" links, reloads and
+// the back button keep them.
+import type {
+  ConnectionKind,
+  OrderDirection,
+  OrderField,
+  PowerState,
+  VmFilter,
+} from "../graphql/types.ts";
+
+export const SOURCES: readonly ConnectionKind[] = ["PROXMOX", "VCD", "VCENTER"];
+export const STATES: readonly PowerState[] = [
+  "RUNNING",
+  "STOPPED",
+  "PAUSED",
+  "SUSPENDED",
+  "UNKNOWN",
+];
+const ORDER_FIELDS: readonly OrderField[] = [
+  "NAME",
+  "SOURCE",
+  "STATE",
+  "CPU",
+  "MEMORY",
+  "LAST_SEEN",
+  "CHANGED",
+];
+
+/** What the table shows: a filter and one sort. */
+export interface TableQuery {
+  filter: VmFilter;
+  orderBy: { field: OrderField; direction: OrderDirection };
+}
+
+function listOf<T extends string>(value: string | null, allowed: readonly T[]): T[] | undefined {
+  const items = (value ?? "")
+    .split(",")
+    .filter((item): item is T => (allowed as readonly string[]).includes(item));
+  return items.length > 0 ? items : undefined;
+}
+
+/** Reads the table query from URL parameters, ignoring anything unknown. */
+export function tableQueryFromParams(params: URLSearchParams): TableQuery {
+  const search = params.get("q")?.trim();
+  const connection = params.get("connection");
+  const filter: VmFilter = {};
+  if (search) filter.search = search;
+  const source = listOf(params.get("source"), SOURCES);
+  if (source) filter.source = source;
+  const state = listOf(params.get("state"), STATES);
+  if (state) filter.state = state;
+  if (connection) filter.connectionId = [connection];
+  const field = ORDER_FIELDS.find((f) => f === params.get("sort")) ?? "NAME";
+  const direction = params.get("dir") === "DESC" ? "DESC" : "ASC";
+  return { filter, orderBy: { field, direction } };
+}
+
+/** Writes the table query as URL parameters (defaults left out). */
+export function paramsFromTableQuery(query: TableQuery): URLSearchParams {
+  const params = new URLSearchParams();
+  const { filter, orderBy } = query;
+  if (filter.search) params.set("q", filter.search);
+  if (filter.source?.length) params.set("source", filter.source.join(","));
+  if (filter.state?.length) params.set("state", filter.state.join(","));
+  const connection = filter.connectionId?.[0];
+  if (connection) params.set("connection", connection);
+  if (orderBy.field !== "NAME") params.set("sort", orderBy.field);
+  if (orderBy.direction !== "ASC") params.set("dir", orderBy.direction);
+  return params;
+}
+
+/** The sort after clicking a column: the same column flips direction, a new one starts ASC. */
+export function toggleSort(
+  current: TableQuery["orderBy"],
+  field: OrderField,
+): TableQuery["orderBy"] {
+  if (current.field !== field) return { field, direction: "ASC" };
+  return { field, direction: current.direction === "ASC" ? "DESC" : "ASC" };
+}
+
+/** True when any filter narrows the list (the empty state then says so instead of "sync"). */
+export function isFiltered(filter: VmFilter): boolean {
+  return Boolean(
+    filter.search || filter.source?.length || filter.state?.length || filter.connectionId?.length,
+  );
+}

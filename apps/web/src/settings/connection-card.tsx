@@ -1,0 +1,117 @@
+import { useState } from "react";
+import { useMutation } from "urql";
+import { DELETE_CONNECTION, TEST_CONNECTION } from "../graphql/connection-documents.ts";
+import type { Connection } from "../graphql/types.ts";
+import { formatDateTime } from "../i18n/format.ts";
+import { currentLanguage, t } from "../i18n/i18n.ts";
+import { navigate } from "../shell/router.ts";
+import { useSync } from "../sync/sync-context.tsx";
+import { SyncPanel } from "../sync/sync-panel.tsx";
+import { Badge } from "../ui/badge.tsx";
+import { ConfirmButton } from "../ui/confirm-button.tsx";
+import { outcomeTone } from "../ui/tone.ts";
+import { EdgeGateways } from "./edge-gateways.tsx";
+
+interface TestResult {
+  ok: boolean;
+  errorClass: string | null;
+  message: string;
+}
+
+/** One connection in Settings: its last sync, and Edit, Test, Sync now, Show VMs, Delete. */
+export function ConnectionCard(props: {
+  connection: Connection;
+  connections: readonly Connection[];
+  canManage: boolean;
+  onEdit: () => void;
+  onDeleted: () => void;
+}) {
+  const { connection: c } = props;
+  const locale = currentLanguage();
+  const { syncOne } = useSync();
+  const [, test] = useMutation<{ testConnection: TestResult }>(TEST_CONNECTION);
+  const [, remove] = useMutation(DELETE_CONNECTION);
+  const [testResult, setTestResult] = useState<TestResult | { pending: true }>();
+  const [problem, setProblem] = useState<string>();
+
+  const runTest = async () => {
+    setTestResult({ pending: true });
+    const result = await test({ id: c.id });
+    if (result.data) setTestResult(result.data.testConnection);
+    else
+      setTestResult({
+        ok: false,
+        errorClass: null,
+        message: result.error?.message ?? t("common.failed"),
+      });
+  };
+
+  return (
+    <article className="connection-card" aria-label={c.name}>
+      <header>
+        <h3>{c.name}</h3>
+        {c.lastSyncOutcome ? (
+          <Badge tone={outcomeTone(c.lastSyncOutcome)}>{t(`outcome.${c.lastSyncOutcome}`)}</Badge>
+        ) : (
+          <Badge tone="neutral">{t("sync.never")}</Badge>
+        )}
+        {!c.isActive && <Badge tone="neutral">{t("settings.inactive")}</Badge>}
+      </header>
+      <p className="mono">{c.url}</p>
+      <p className="muted">
+        {c.username}
+        {c.tokenId ? `!${c.tokenId}` : ""} · {t("settings.lastSync")}:{" "}
+        {formatDateTime(locale, c.lastSyncAt)}
+        {c.consecutiveFailures > 0 &&
+          ` · ${t("settings.failures", { count: c.consecutiveFailures })}`}
+      </p>
+      {c.lastSyncMessage && <p>{c.lastSyncMessage}</p>}
+      {c.privilegeWarning && <p className="tone-text-warn">{c.privilegeWarning}</p>}
+      <div className="actions">
+        {props.canManage && (
+          <button type="button" onClick={props.onEdit}>
+            {t("common.edit")}
+          </button>
+        )}
+        {props.canManage && (
+          <button type="button" onClick={() => void runTest()}>
+            {t("settings.test")}
+          </button>
+        )}
+        <button type="button" onClick={() => void syncOne(c.id)}>
+          {t("settings.syncNow")}
+        </button>
+        <button
+          type="button"
+          onClick={() => navigate(`/servers?connection=${encodeURIComponent(c.id)}`)}
+        >
+          {t("settings.showVms")}
+        </button>
+        {props.canManage && (
+          <ConfirmButton
+            label={t("common.delete")}
+            question={t("settings.deleteQuestion", { name: c.name })}
+            onConfirm={async () => {
+              const result = await remove({ id: c.id });
+              if (result.error) setProblem(result.error.message);
+              else props.onDeleted();
+            }}
+          />
+        )}
+      </div>
+      {testResult && "pending" in testResult && <p>{t("settings.testing")}</p>}
+      {testResult && "ok" in testResult && (
+        <p role="status" className={testResult.ok ? "tone-text-ok" : "tone-text-danger"}>
+          <Badge tone={testResult.ok ? "ok" : "danger"}>
+            {testResult.ok ? t("settings.testOk") : t("settings.testFailed")}
+          </Badge>{" "}
+          {testResult.errorClass ? `${testResult.errorClass}: ` : ""}
+          {testResult.message}
+        </p>
+      )}
+      {problem && <p role="alert">{problem}</p>}
+      <SyncPanel connections={props.connections} only={c.id} />
+      {c.kind === "VCD" && <EdgeGateways connectionId={c.id} />}
+    </article>
+  );
+}

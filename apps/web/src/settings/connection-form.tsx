@@ -1,0 +1,219 @@
+import { type FormEvent, useState } from "react";
+import { useMutation } from "urql";
+import { SAVE_CONNECTION } from "../graphql/connection-documents.ts";
+import type { Connection, ConnectionKind, MutationResult } from "../graphql/types.ts";
+import { t } from "../i18n/i18n.ts";
+import {
+  type ConnectionDraft,
+  type DraftProblems,
+  inputFromDraft,
+  serverProblemsByField,
+  validateDraft,
+} from "./connection-validation.ts";
+import { FormField } from "./form-field.tsx";
+
+const SHOWN_FIELDS = ["name", "url", "username", "tokenId", "secret", "caPem"];
+
+function draftOf(kind: ConnectionKind, connection: Connection | undefined): ConnectionDraft {
+  return {
+    id: connection?.id,
+    kind,
+    name: connection?.name ?? "",
+    url: connection?.url ?? "",
+    username: connection?.username ?? "",
+    tokenId: connection?.tokenId ?? "",
+    secret: "",
+    caPem: connection?.caPem ?? "",
+    verifyTls: connection?.verifyTls ?? true,
+    isProvider: connection?.isProvider ?? false,
+    isActive: connection?.isActive ?? true,
+    hasSecret: connection?.hasSecret ?? false,
+  };
+}
+
+/** Add or edit a connection of one kind. The secret is never shown; left blank it is kept. */
+export function ConnectionForm(props: {
+  kind: ConnectionKind;
+  connection?: Connection;
+  onSaved: (connection: Connection) => void;
+  onCancel: () => void;
+}) {
+  const [draft, setDraft] = useState(() => draftOf(props.kind, props.connection));
+  const [touched, setTouched] = useState<Partial<Record<keyof ConnectionDraft, boolean>>>({});
+  const [serverProblems, setServerProblems] = useState<Record<string, string[]>>({});
+  const [, save] = useMutation<{ result: MutationResult<Connection> }>(SAVE_CONNECTION[props.kind]);
+  const [isSaving, setSaving] = useState(false);
+  const own: DraftProblems = validateDraft(draft);
+  const prefix = `connection-${props.kind.toLowerCase()}`;
+
+  const problemsOf = (field: keyof ConnectionDraft) => {
+    const key = own[field];
+    return [...(touched[field] && key ? [t(key)] : []), ...(serverProblems[field] ?? [])];
+  };
+  const set = <K extends keyof ConnectionDraft>(field: K, value: ConnectionDraft[K]) => {
+    setDraft((d) => ({ ...d, [field]: value }));
+    setServerProblems(({ [field]: _, ...rest }) => rest);
+  };
+  const text = (
+    field: "name" | "url" | "username" | "tokenId",
+    label: string,
+    hint?: string,
+    placeholder?: string,
+  ) => (
+    <FormField id={`${prefix}-${field}`} label={label} hint={hint} problems={problemsOf(field)}>
+      {(aria) => (
+        <input
+          {...aria}
+          value={draft[field]}
+          placeholder={placeholder}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => set(field, e.target.value)}
+          onBlur={() => setTouched((s) => ({ ...s, [field]: true }))}
+        />
+      )}
+    </FormField>
+  );
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched({ name: true, url: true, username: true, secret: true });
+    if (Object.keys(own).length > 0) return;
+    setSaving(true);
+    const result = await save({ input: inputFromDraft(draft) });
+    setSaving(false);
+    const outcome = result.data?.result;
+    if (result.error) setServerProblems({ form: [result.error.message] });
+    else if (outcome?.__typename === "ValidationError") {
+      const byField = serverProblemsByField(
+        outcome.problems.length
+          ? outcome.problems
+          : [{ field: outcome.field, message: outcome.message }],
+      );
+      const shown: Record<string, string[]> = { form: [] };
+      for (const [field, messages] of Object.entries(byField)) {
+        const key = SHOWN_FIELDS.includes(field) ? field : "form";
+        shown[key] = [...(shown[key] ?? []), ...messages];
+      }
+      setServerProblems(shown);
+    } else if (outcome && "data" in outcome) props.onSaved(outcome.data);
+  };
+
+  const kindLabel = t(`source.${props.kind}`);
+  return (
+    <form
+      className="connection-form"
+      onSubmit={submit}
+      noValidate
+      aria-label={
+        props.connection
+          ? t("settings.editTitle", { name: props.connection.name })
+          : t("settings.addTitle", { kind: kindLabel })
+      }
+    >
+      <h3>
+        {props.connection
+          ? t("settings.editTitle", { name: props.connection.name })
+          : t("settings.addTitle", { kind: kindLabel })}
+      </h3>
+      {text("name", t("settings.field.name"))}
+      {text(
+        "url",
+        t("settings.field.url"),
+        t("settings.hint.url"),
+        props.kind === "PROXMOX" ? "https://pve.example:8006" : "https://vcd.example",
+      )}
+      {text(
+        "username",
+        t("settings.field.username"),
+        props.kind === "VCD"
+          ? t("settings.hint.vcdUsername")
+          : props.kind === "PROXMOX"
+            ? t("settings.hint.pveUsername")
+            : undefined,
+        props.kind === "VCD"
+          ? "hyperlens@acme"
+          : props.kind === "PROXMOX"
+            ? "hyperlens@pve"
+            : "hyperlens@vsphere.local",
+      )}
+      {props.kind === "PROXMOX" &&
+        text("tokenId", t("settings.field.tokenId"), t("settings.hint.tokenId"))}
+      <FormField
+        id={`${prefix}-secret`}
+        label={
+          props.kind === "PROXMOX" ? t("settings.field.tokenSecret") : t("settings.field.password")
+        }
+        hint={draft.hasSecret ? t("settings.hint.secretStored") : undefined}
+        problems={problemsOf("secret")}
+      >
+        {(aria) => (
+          <input
+            {...aria}
+            type="password"
+            value={draft.secret}
+            placeholder={draft.hasSecret ? t("settings.secretStored") : ""}
+            autoComplete="new-password"
+            onChange={(e) => set("secret", e.target.value)}
+            onBlur={() => setTouched((s) => ({ ...s, secret: true }))}
+          />
+        )}
+      </FormField>
+      <FormField
+        id={`${prefix}-ca`}
+        label={t("settings.field.caPem")}
+        hint={t("settings.hint.caPem")}
+        problems={serverProblems.caPem ?? []}
+      >
+        {(aria) => (
+          <textarea
+            {...aria}
+            rows={3}
+            value={draft.caPem}
+            spellCheck={false}
+            onChange={(e) => set("caPem", e.target.value)}
+          />
+        )}
+      </FormField>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={draft.verifyTls}
+          onChange={(e) => set("verifyTls", e.target.checked)}
+        />{" "}
+        {t("settings.field.verifyTls")}
+      </label>
+      {props.kind === "VCD" && (
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={draft.isProvider}
+            onChange={(e) => set("isProvider", e.target.checked)}
+          />{" "}
+          {t("settings.field.isProvider")}
+        </label>
+      )}
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={draft.isActive}
+          onChange={(e) => set("isActive", e.target.checked)}
+        />{" "}
+        {t("settings.field.isActive")}
+      </label>
+      {(serverProblems.form ?? []).map((message) => (
+        <p key={message} role="alert" className="problem">
+          {message}
+        </p>
+      ))}
+      <div className="actions">
+        <button type="submit" className="primary" disabled={isSaving}>
+          {t("common.save")}
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          {t("common.cancel")}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import {
+  type ConnectionDraft,
+  inputFromDraft,
+  serverProblemsByField,
+  validateDraft,
+} from "./connection-validation.ts";
+
+const draft: ConnectionDraft = {
+  kind: "PROXMOX",
+  name: "pve",
+  url: "https://pve.example:8006",
+  username: "hyperlens@pve",
+  tokenId: "inventory",
+  secret: "s3cret",
+  caPem: "",
+  verifyTls: true,
+  isProvider: false,
+  isActive: true,
+  hasSecret: false,
+};
+
+describe("validateDraft", () => {
+  it("accepts a complete https Proxmox draft", () => {
+    expect(validateDraft(draft)).toEqual({});
+  });
+
+  it("refuses plain http inline", () => {
+    expect(validateDraft({ ...draft, url: "http://pve.example:8006" }).url).toBe(
+      "settings.problem.httpsOnly",
+    );
+  });
+
+  it("wants user@org without a colon for Director", () => {
+    const vcd = { ...draft, kind: "VCD" as const };
+    expect(validateDraft({ ...vcd, username: "admin:acme" }).username).toBe(
+      "settings.problem.vcdColon",
+    );
+    expect(validateDraft({ ...vcd, username: "admin" }).username).toBe(
+      "settings.problem.vcdUserOrg",
+    );
+    expect(validateDraft({ ...vcd, username: "admin@acme" }).username).toBeUndefined();
+  });
+
+  it("needs a secret on the first save but not when one is stored", () => {
+    expect(validateDraft({ ...draft, secret: "" }).secret).toBe("settings.problem.secretFirst");
+    expect(validateDraft({ ...draft, secret: "", hasSecret: true }).secret).toBeUndefined();
+  });
+});
+
+describe("inputFromDraft", () => {
+  it("leaves the secret out when blank so the stored one is kept", () => {
+    const input = inputFromDraft({ ...draft, id: "C1", secret: "", hasSecret: true });
+    expect(input).not.toHaveProperty("secret");
+    expect(input.id).toBe("C1");
+  });
+
+  it("sends only the fields of the connection's kind", () => {
+    expect(inputFromDraft(draft)).toHaveProperty("tokenId", "inventory");
+    expect(inputFromDraft({ ...draft, kind: "VCD" })).not.toHaveProperty("tokenId");
+    expect(inputFromDraft({ ...draft, kind: "VCD" })).toHaveProperty("isProvider", false);
+  });
+});
+
+describe("serverProblemsByField", () => {
+  it("groups the server's problems under the form's field names", () => {
+    expect(
+      serverProblemsByField([
+        { field: "url", message: "not https" },
+        { field: "input.username", message: "no colon" },
+        { field: null, message: "general" },
+      ]),
+    ).toEqual({ url: ["not https"], username: ["no colon"], form: ["general"] });
+  });
+});

@@ -1,0 +1,76 @@
+// Checks the connection form can make before asking the server, so a person sees the problem
+// beside the field at once. The server checks again and its problems are shown the same way.
+import type { ConnectionKind, FieldProblem } from "../graphql/types.ts";
+import type { MessageKey } from "../i18n/i18n.ts";
+
+/** The fields of the connection form, as typed. */
+export interface ConnectionDraft {
+  id?: string;
+  kind: ConnectionKind;
+  name: string;
+  url: string;
+  username: string;
+  tokenId: string;
+  secret: string;
+  caPem: string;
+  verifyTls: boolean;
+  isProvider: boolean;
+  isActive: boolean;
+  hasSecret: boolean;
+}
+
+/** Problems by field: message keys from the form's own checks. */
+export type DraftProblems = Partial<Record<keyof ConnectionDraft, MessageKey>>;
+
+/** Checks a draft; an empty object means it may be sent. */
+export function validateDraft(draft: ConnectionDraft): DraftProblems {
+  const problems: DraftProblems = {};
+  if (!draft.name.trim()) problems.name = "settings.problem.required";
+  const url = draft.url.trim();
+  if (!url) problems.url = "settings.problem.required";
+  else if (!/^https:\/\//i.test(url)) problems.url = "settings.problem.httpsOnly";
+  else {
+    try {
+      new URL(url);
+    } catch {
+      problems.url = "settings.problem.badUrl";
+    }
+  }
+  const username = draft.username.trim();
+  if (!username) problems.username = "settings.problem.required";
+  else if (draft.kind === "VCD" && username.includes(":"))
+    problems.username = "settings.problem.vcdColon";
+  else if (draft.kind === "VCD" && !/^[^@\s]+@[^@\s]+$/.test(username))
+    problems.username = "settings.problem.vcdUserOrg";
+  else if (draft.kind === "PROXMOX" && !/^[^@\s]+@[^@\s!]+$/.test(username))
+    problems.username = "settings.problem.pveUserRealm";
+  if (!draft.hasSecret && !draft.secret) problems.secret = "settings.problem.secretFirst";
+  return problems;
+}
+
+/** The mutation input for a draft. A blank secret on an edit keeps the stored one. */
+export function inputFromDraft(draft: ConnectionDraft): Record<string, unknown> {
+  const input: Record<string, unknown> = {
+    name: draft.name.trim(),
+    url: draft.url.trim(),
+    username: draft.username.trim(),
+    caPem: draft.caPem.trim() || null,
+    verifyTls: draft.verifyTls,
+    isActive: draft.isActive,
+  };
+  if (draft.id) input.id = draft.id;
+  if (draft.secret) input.secret = draft.secret;
+  if (draft.kind === "PROXMOX") input.tokenId = draft.tokenId.trim() || null;
+  if (draft.kind === "VCD") input.isProvider = draft.isProvider;
+  return input;
+}
+
+/** The server's problems by form field; `input.url` and `url` both land on `url`. */
+export function serverProblemsByField(problems: readonly FieldProblem[]): Record<string, string[]> {
+  const byField: Record<string, string[]> = {};
+  for (const problem of problems) {
+    const field = (problem.field ?? "").split(".").pop() || "form";
+    byField[field] = [...(byField[field] ?? []), problem.message];
+  }
+  return byField;
+}

@@ -1,0 +1,104 @@
+import { type FormEvent, useState } from "react";
+import { useMutation } from "urql";
+import { formatDateTime } from "../i18n/format.ts";
+import { currentLanguage, t } from "../i18n/i18n.ts";
+
+const SIGN_IN = `mutation SignIn($username: String!, $password: String!) {
+  result: signIn(username: $username, password: $password) {
+    __typename ... on Error { message } ... on RateLimitedError { retryAt }
+  }
+}`;
+const SETUP = `mutation Setup($setupToken: String!, $username: String!, $password: String!) {
+  result: completeSetup(setupToken: $setupToken, username: $username, password: $password) {
+    __typename ... on ValidationError { message problems { field message } }
+  }
+}`;
+
+interface Outcome {
+  result: {
+    __typename: string;
+    message?: string;
+    retryAt?: string;
+    problems?: { field: string | null; message: string }[];
+  };
+}
+
+/** First-run setup (with the printed token) or sign-in; calls onDone once a session exists. */
+export function CredentialsForm(props: { isSetup: boolean; onDone: () => void }) {
+  const [, signIn] = useMutation<Outcome>(SIGN_IN);
+  const [, setup] = useMutation<Outcome>(SETUP);
+  const [problem, setProblem] = useState<string>();
+  const [isBusy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const value = (name: string) => String(form.get(name) ?? "");
+    setBusy(true);
+    const result = props.isSetup
+      ? await setup({
+          setupToken: value("setupToken").trim(),
+          username: value("username"),
+          password: value("password"),
+        })
+      : await signIn({ username: value("username"), password: value("password") });
+    setBusy(false);
+    const outcome = result.data?.result;
+    if (result.error) setProblem(result.error.message);
+    else if (outcome?.__typename === "RateLimitedError" && outcome.retryAt)
+      setProblem(
+        t("auth.rateLimited", { time: formatDateTime(currentLanguage(), outcome.retryAt) }),
+      );
+    else if (outcome?.message) {
+      const details = outcome.problems?.map((p) => p.message).join(" ");
+      setProblem(details || outcome.message);
+    } else props.onDone();
+  };
+
+  return (
+    <form
+      className="card auth"
+      onSubmit={submit}
+      aria-label={props.isSetup ? t("auth.setupTitle") : t("auth.signIn")}
+    >
+      <h1>{props.isSetup ? t("auth.setupTitle") : t("auth.signInTitle")}</h1>
+      {props.isSetup && <p>{t("app.firstRun")}</p>}
+      {props.isSetup && (
+        <div className="field">
+          <label htmlFor="setup-token">{t("auth.setupToken")}</label>
+          <input
+            id="setup-token"
+            name="setupToken"
+            required
+            autoComplete="off"
+            spellCheck={false}
+          />
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor="auth-username">{t("auth.username")}</label>
+        <input id="auth-username" name="username" required autoComplete="username" />
+      </div>
+      <div className="field">
+        <label htmlFor="auth-password">{t("auth.password")}</label>
+        <input
+          id="auth-password"
+          name="password"
+          type="password"
+          required
+          minLength={props.isSetup ? 12 : undefined}
+          autoComplete={props.isSetup ? "new-password" : "current-password"}
+        />
+        {props.isSetup && <small className="muted">{t("auth.passwordHint")}</small>}
+      </div>
+      {problem && (
+        <p role="alert" className="problem">
+          {problem}
+        </p>
+      )}
+      <button type="submit" className="primary" disabled={isBusy}>
+        {props.isSetup ? t("auth.createAdmin") : t("auth.signIn")}
+      </button>
+    </form>
+  );
+}

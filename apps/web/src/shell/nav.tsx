@@ -1,0 +1,48 @@
+import type { Viewer } from "../graphql/types.ts";
+import { type MessageKey, t } from "../i18n/i18n.ts";
+import { navigate, type Page } from "./router.ts";
+
+/** The pages this viewer may open; the API enforces the same rules. */
+export function visiblePages(viewer: Viewer): Page[] {
+  const can = (c: Viewer["capabilities"][number]) => viewer.capabilities.includes(c);
+  const pages: Page[] = [];
+  if (can("VIEW_INVENTORY")) pages.push("servers");
+  if (can("VIEW_INVENTORY") || can("MANAGE_PROXMOX") || can("MANAGE_VCD") || can("MANAGE_VCENTER"))
+    pages.push("settings");
+  pages.push("tokens");
+  if (viewer.isAdmin || can("MANAGE_USERS")) pages.push("users");
+  pages.push("help");
+  return pages;
+}
+
+const LABELS: Record<Page, MessageKey> = {
+  servers: "nav.servers",
+  settings: "nav.settings",
+  tokens: "nav.tokens",
+  users: "nav.users",
+  help: "nav.help",
+};
+
+/** The main navigation. */
+export function Nav(props: { pages: readonly Page[]; current: Page }) {
+  return (
+    <nav aria-label={t("shell.mainNav")}>
+      <ul className="nav-list">
+        {props.pages.map((page) => (
+          <li key={page}>
+            <a
+              href={`/${page}`}
+              aria-current={page === props.current ? "page" : undefined}
+              onClick={(event) => {
+                event.preventDefault();
+                navigate(`/${page}`);
+              }}
+            >
+              {t(LABELS[page])}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,43 @@
+// Client-side routes on the History API; the API serves index.html for any unknown path.
+import { useSyncExternalStore } from "react";
+
+/** The pages of the app. */
+export type Page = "servers" | "settings" | "tokens" | "users" | "help";
+
+const PAGES: readonly Page[] = ["servers", "settings", "tokens", "users", "help"];
+
+/** The page and query of a location; unknown paths show the Servers page. */
+export function parseRoute(
+  pathname: string,
+  search: string,
+): { page: Page; query: URLSearchParams } {
+  const first = pathname.split("/").filter(Boolean)[0] ?? "servers";
+  const page = PAGES.find((p) => p === first) ?? "servers";
+  return { page, query: new URLSearchParams(search) };
+}
+
+const listeners = new Set<() => void>();
+const snapshot = () => `${window.location.pathname}${window.location.search}`;
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  window.addEventListener("popstate", listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("popstate", listener);
+  };
+}
+
+/** Goes to a path inside the app without reloading. */
+export function navigate(path: string, options: { replace?: boolean } = {}) {
+  if (options.replace) window.history.replaceState(null, "", path);
+  else window.history.pushState(null, "", path);
+  for (const listener of listeners) listener();
+}
+
+/** The current route; re-renders on navigation. */
+export function useRoute() {
+  const href = useSyncExternalStore(subscribe, snapshot, () => "/");
+  const url = new URL(href, "http://local");
+  return parseRoute(url.pathname, url.search);
+}

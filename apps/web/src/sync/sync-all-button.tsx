@@ -1,0 +1,22 @@
+import type { Connection } from "../graphql/types.ts";
+import { t } from "../i18n/i18n.ts";
+import { useSync } from "./sync-context.tsx";
+
+/** Syncs every active connection. */
+export function SyncAllButton(props: { connections: readonly Connection[] }) {
+  const { syncAll, progress } = useSync();
+  const isRunning = Object.values(progress).some(
+    (p) => p.status === "running" || p.status === "starting",
+  );
+  const active = props.connections.filter((c) => c.isActive).map((c) => c.id);
+  return (
+    <button
+      type="button"
+      className="primary"
+      disabled={isRunning || active.length === 0}
+      onClick={() => void syncAll(active)}
+    >
+      {isRunning ? t("sync.running") : t("sync.button")}
+    </button>
+  );
+}

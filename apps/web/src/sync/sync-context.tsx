@@ -1,0 +1,107 @@
+// One live syncProgress subscription for the whole app, so the Sync button, Settings' "Sync now"
+// and the Servers table all see the same progress and the table reloads when syncs end.
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { useClient } from "urql";
+import { SYNC_ALL, SYNC_CONNECTION, SYNC_PROGRESS } from "../graphql/connection-documents.ts";
+import {
+  applyProgress,
+  isSettled,
+  markStarting,
+  type ProgressEvent,
+  type ProgressState,
+} from "./sync-progress.ts";
+
+interface SyncApi {
+  progress: ProgressState;
+  /** Counts up each time every tracked sync has ended; pages reload on it. */
+  settledCount: number;
+  error: string | undefined;
+  syncAll: (activeConnectionIds: readonly string[]) => Promise<void>;
+  syncOne: (connectionId: string) => Promise<void>;
+  dismiss: () => void;
+}
+
+const SyncContext = createContext<SyncApi | undefined>(undefined);
+
+interface SyncRunRef {
+  connection: { id: string };
+}
+
+/** Provides live sync progress to the app; subscribes only when `isEnabled`. */
+export function SyncProvider(props: { isEnabled: boolean; children: ReactNode }) {
+  const client = useClient();
+  const [progress, setProgress] = useState<ProgressState>({});
+  const [settledCount, setSettledCount] = useState(0);
+  const [error, setError] = useState<string>();
+  const wasSettled = useRef(true);
+
+  useEffect(() => {
+    if (!props.isEnabled) return;
+    const subscription = client
+      .subscription<{ syncProgress: ProgressEvent }>(SYNC_PROGRESS, {})
+      .subscribe((result) => {
+        const event = result.data?.syncProgress;
+        if (event) setProgress((state) => applyProgress(state, event));
+        if (result.error) setError(result.error.message);
+      });
+    return () => subscription.unsubscribe();
+  }, [client, props.isEnabled]);
+
+  useEffect(() => {
+    const settled = isSettled(progress);
+    if (settled && !wasSettled.current) setSettledCount((n) => n + 1);
+    wasSettled.current = settled || Object.keys(progress).length === 0;
+  }, [progress]);
+
+  const syncAll = useCallback(
+    async (ids: readonly string[]) => {
+      setError(undefined);
+      setProgress((state) => markStarting(state, ids));
+      const result = await client.mutation<{ syncAll: SyncRunRef[] }>(SYNC_ALL, {}).toPromise();
+      if (result.error) {
+        setError(result.error.message);
+        setProgress({});
+        return;
+      }
+      const started = new Set(result.data?.syncAll.map((run) => run.connection.id));
+      setProgress((state) =>
+        Object.fromEntries(
+          Object.entries(state).filter(([id, p]) => started.has(id) || p.status !== "starting"),
+        ),
+      );
+    },
+    [client],
+  );
+
+  const syncOne = useCallback(
+    async (id: string) => {
+      setError(undefined);
+      setProgress((state) => markStarting(state, [id]));
+      const result = await client.mutation(SYNC_CONNECTION, { id }).toPromise();
+      if (result.error) setError(result.error.message);
+    },
+    [client],
+  );
+
+  const value = useMemo(
+    () => ({ progress, settledCount, error, syncAll, syncOne, dismiss: () => setProgress({}) }),
+    [progress, settledCount, error, syncAll, syncOne],
+  );
+  return <SyncContext.Provider value={value}>{props.children}</SyncContext.Provider>;
+}
+
+/** The app's sync progress and actions. */
+export function useSync(): SyncApi {
+  const value = useContext(SyncContext);
+  if (!value) throw new Error("useSync needs a SyncProvider");
+  return value;
+}

@@ -1,0 +1,94 @@
+import type { Connection } from "../graphql/types.ts";
+import { formatCount } from "../i18n/format.ts";
+import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
+import { Badge } from "../ui/badge.tsx";
+import { useSync } from "./sync-context.tsx";
+import { type ConnectionProgress, progressTone } from "./sync-progress.ts";
+
+function statusText(p: ConnectionProgress): string {
+  if (p.status === "failed") return t("sync.failed");
+  if (p.status === "finished") {
+    const outcome = p.outcome ?? "SUCCESS";
+    return `${t("sync.finished")} · ${t(`outcome.${outcome}` as MessageKey)}`;
+  }
+  if (p.status === "starting") return t("sync.starting");
+  return p.phase ? t(`sync.phase.${p.phase}` as MessageKey) : t("sync.running");
+}
+
+function ProgressItem(props: { progress: ConnectionProgress; name: string }) {
+  const { progress: p } = props;
+  const locale = currentLanguage();
+  const skipped = p.lists.filter((l) => l.status !== "ok");
+  return (
+    <li className="sync-item" data-connection={props.name}>
+      <div>
+        <strong>{props.name}</strong> <Badge tone={progressTone(p)}>{statusText(p)}</Badge>
+        {p.status === "running" && <span className="spinner" aria-hidden="true" />}
+      </div>
+      {p.lists.length > 0 && (
+        <div className="muted">
+          {t("sync.listsRead", { count: p.lists.length - skipped.length })}
+        </div>
+      )}
+      {p.counts && (
+        <div>
+          {t("sync.counts", {
+            seen: formatCount(locale, p.counts.seen),
+            added: formatCount(locale, p.counts.added),
+            changed: formatCount(locale, p.counts.changed),
+            removed: formatCount(locale, p.counts.removed),
+          })}
+        </div>
+      )}
+      {skipped.map((list) => (
+        <div key={list.key} className="tone-text-warn">
+          {t("sync.listSkipped", { list: list.key, reason: list.reason ?? list.status })}
+        </div>
+      ))}
+      {p.guard && (
+        <div className="tone-text-warn">
+          {t("sync.guardFired")} {p.guard.message}
+        </div>
+      )}
+      {p.status === "failed" && (
+        <div role="alert" className="tone-text-danger">
+          {p.errorClass ? `${p.errorClass}: ` : ""}
+          {p.message}
+        </div>
+      )}
+      {p.status === "finished" && p.message && <div className="muted">{p.message}</div>}
+    </li>
+  );
+}
+
+/** Live progress of the syncs started from this page, one line per connection. */
+export function SyncPanel(props: { connections: readonly Connection[]; only?: string }) {
+  const { progress, error, dismiss } = useSync();
+  const entries = Object.values(progress).filter(
+    (p) => !props.only || p.connectionId === props.only,
+  );
+  if (entries.length === 0 && !error) return null;
+  const nameOf = (id: string) => props.connections.find((c) => c.id === id)?.name ?? id;
+  return (
+    <section className="sync-panel" aria-label={t("sync.progressTitle")} aria-live="polite">
+      <header>
+        <h2>{t("sync.progressTitle")}</h2>
+        {!props.only && (
+          <button type="button" onClick={dismiss}>
+            {t("common.close")}
+          </button>
+        )}
+      </header>
+      {error && (
+        <p role="alert" className="tone-text-danger">
+          {error}
+        </p>
+      )}
+      <ul className="sync-list">
+        {entries.map((p) => (
+          <ProgressItem key={p.connectionId} progress={p} name={nameOf(p.connectionId)} />
+        ))}
+      </ul>
+    </section>
+  );
+}

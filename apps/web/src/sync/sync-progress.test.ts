@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import {
+  applyProgress,
+  isSettled,
+  markStarting,
+  type ProgressEvent,
+  type ProgressState,
+  progressTone,
+} from "./sync-progress.ts";
+
+const base: ProgressEvent = {
+  at: "2026-01-01T00:00:00Z",
+  connectionId: "C1",
+  syncRunId: "R1",
+  type: "started",
+  phase: null,
+  listKey: null,
+  listStatus: null,
+  count: null,
+  reason: null,
+  counts: null,
+  outcome: null,
+  message: null,
+  errorClass: null,
+  guardKnown: null,
+  guardPresent: null,
+};
+const counts = { added: 3, changed: 0, removed: 0, restored: 0, unchanged: 1, seen: 4 };
+
+function fold(events: Partial<ProgressEvent>[]): ProgressState {
+  return events.reduce<ProgressState>((s, e) => applyProgress(s, { ...base, ...e }), {});
+}
+
+describe("sync progress", () => {
+  it("follows a sync from start through phases and lists to a clean finish", () => {
+    const state = fold([
+      { type: "started" },
+      { type: "phase", phase: "reading" },
+      { type: "list", listKey: "pve1/qemu", listStatus: "ok", count: 4 },
+      { type: "finished", outcome: "SUCCESS", counts, message: "4 guests seen" },
+    ]);
+    const c1 = state.C1;
+    expect(c1?.status).toBe("finished");
+    expect(c1?.lists).toEqual([{ key: "pve1/qemu", status: "ok", count: 4, reason: null }]);
+    expect(c1 && progressTone(c1)).toBe("ok");
+  });
+
+  it("never shows a sync that skipped a list as ok, even if the outcome says success", () => {
+    const state = fold([
+      { type: "list", listKey: "pve4/qemu", listStatus: "skipped", reason: "node offline" },
+      { type: "finished", outcome: "SUCCESS", counts },
+    ]);
+    expect(state.C1 && progressTone(state.C1)).toBe("warn");
+  });
+
+  it("shows a partial outcome and a fired guard as warnings", () => {
+    const partial = fold([{ type: "finished", outcome: "PARTIAL", counts }]);
+    expect(partial.C1 && progressTone(partial.C1)).toBe("warn");
+    const guarded = fold([
+      { type: "guard", guardKnown: 100, guardPresent: 3, message: "removal suppressed" },
+      { type: "finished", outcome: "SUCCESS", counts },
+    ]);
+    expect(guarded.C1?.guard).toEqual({ known: 100, present: 3, message: "removal suppressed" });
+    expect(guarded.C1 && progressTone(guarded.C1)).toBe("warn");
+  });
+
+  it("keeps a failure's class and message", () => {
+    const state = fold([{ type: "failed", errorClass: "tls", message: "certificate not trusted" }]);
+    expect(state.C1).toMatchObject({
+      status: "failed",
+      errorClass: "tls",
+      message: "certificate not trusted",
+    });
+    expect(state.C1 && progressTone(state.C1)).toBe("danger");
+  });
+
+  it("is settled only when every started sync has ended", () => {
+    const started = markStarting({}, ["C1", "C2"]);
+    expect(isSettled(started)).toBe(false);
+    const one = applyProgress(started, { ...base, type: "finished", outcome: "SUCCESS" });
+    expect(isSettled(one)).toBe(false);
+    const both = applyProgress(one, { ...base, connectionId: "C2", type: "failed", message: "x" });
+    expect(isSettled(both)).toBe(true);
+    expect(isSettled({})).toBe(false);
+  });
+
+  it("ignores event types it does not know", () => {
+    expect(fold([{ type: "heartbeat" }])).toEqual({});
+  });
+});

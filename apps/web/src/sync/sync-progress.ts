@@ -1,0 +1,150 @@
+// Live sync progress per connection, folded from syncProgress events. A sync that skipped lists
+// or fired the removal guard never shows as a plain success (SPEC §9).
+import type { Tone } from "../ui/tone.ts";
+import { outcomeTone } from "../ui/tone.ts";
+
+/** One syncProgress event as the subscription delivers it. */
+export interface ProgressEvent {
+  at: string;
+  connectionId: string;
+  syncRunId: string | null;
+  type: string;
+  phase: string | null;
+  listKey: string | null;
+  listStatus: string | null;
+  count: number | null;
+  reason: string | null;
+  counts: {
+    added: number;
+    changed: number;
+    removed: number;
+    restored: number;
+    unchanged: number;
+    seen: number;
+  } | null;
+  outcome: string | null;
+  message: string | null;
+  errorClass: string | null;
+  guardKnown: number | null;
+  guardPresent: number | null;
+}
+
+/** A list (a node's qemu list, a Director VM query) read or skipped during a sync. */
+export interface ListProgress {
+  key: string;
+  status: string;
+  count: number | null;
+  reason: string | null;
+}
+
+/** Where one connection's sync stands. */
+export interface ConnectionProgress {
+  connectionId: string;
+  status: "starting" | "running" | "finished" | "failed";
+  phase: string | null;
+  lists: ListProgress[];
+  counts: ProgressEvent["counts"];
+  guard: { known: number | null; present: number | null; message: string | null } | null;
+  outcome: string | null;
+  message: string | null;
+  errorClass: string | null;
+}
+
+/** Progress of every connection that synced while the page was open. */
+export type ProgressState = Record<string, ConnectionProgress>;
+
+function fresh(connectionId: string): ConnectionProgress {
+  return {
+    connectionId,
+    status: "starting",
+    phase: null,
+    lists: [],
+    counts: null,
+    guard: null,
+    outcome: null,
+    message: null,
+    errorClass: null,
+  };
+}
+
+/** Marks connections whose sync was just requested, before their first event arrives. */
+export function markStarting(
+  state: ProgressState,
+  connectionIds: readonly string[],
+): ProgressState {
+  const next = { ...state };
+  for (const id of connectionIds) next[id] = fresh(id);
+  return next;
+}
+
+/** Folds one event into the state. */
+export function applyProgress(state: ProgressState, event: ProgressEvent): ProgressState {
+  const current = state[event.connectionId] ?? fresh(event.connectionId);
+  let next: ConnectionProgress;
+  switch (event.type) {
+    case "started":
+      next = { ...fresh(event.connectionId), status: "running" };
+      break;
+    case "phase":
+      next = { ...current, status: "running", phase: event.phase };
+      break;
+    case "list": {
+      const list = {
+        key: event.listKey ?? "",
+        status: event.listStatus ?? "",
+        count: event.count,
+        reason: event.reason,
+      };
+      next = { ...current, lists: [...current.lists.filter((l) => l.key !== list.key), list] };
+      break;
+    }
+    case "counts":
+      next = { ...current, counts: event.counts };
+      break;
+    case "guard":
+      next = {
+        ...current,
+        guard: { known: event.guardKnown, present: event.guardPresent, message: event.message },
+      };
+      break;
+    case "finished":
+      next = {
+        ...current,
+        status: "finished",
+        outcome: event.outcome,
+        counts: event.counts ?? current.counts,
+        message: event.message,
+      };
+      break;
+    case "failed":
+      next = {
+        ...current,
+        status: "failed",
+        outcome: "FAILED",
+        message: event.message,
+        errorClass: event.errorClass,
+      };
+      break;
+    default:
+      return state;
+  }
+  return { ...state, [event.connectionId]: next };
+}
+
+/** The colour of a connection's progress: only a clean success is ok. */
+export function progressTone(progress: ConnectionProgress): Tone {
+  if (progress.status === "failed") return "danger";
+  if (progress.status !== "finished") return "info";
+  const tone = outcomeTone(progress.outcome);
+  const hasSkipped = progress.lists.some((l) => l.status !== "ok");
+  if (tone === "ok" && (progress.guard || hasSkipped)) return "warn";
+  return tone;
+}
+
+/** True once every tracked sync has ended. */
+export function isSettled(state: ProgressState): boolean {
+  const entries = Object.values(state);
+  return (
+    entries.length > 0 && entries.every((p) => p.status === "finished" || p.status === "failed")
+  );
+}
