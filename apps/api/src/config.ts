@@ -71,6 +71,12 @@ const schema = z.object({
   HYPERLENS_SESSION_MAX_MINUTES: minutes(7 * 24 * 60),
   HYPERLENS_ALLOWED_ORIGINS: z.string().optional(),
   HYPERLENS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS: z.coerce
+    .number({ error: "must be a number of seconds" })
+    .int()
+    .min(1, "must be at least 1")
+    .max(3600, "must be at most 3600")
+    .default(30),
   HYPERLENS_DEMO: flag("0"),
   HYPERLENS_SCHEDULER: flag("1"),
   HYPERLENS_SCHEDULER_REFRESH_SECONDS: seconds(15, 1, 3600),
@@ -96,6 +102,8 @@ export interface Config {
   /** Origins allowed to open WebSockets and send credentialed requests besides our own. */
   allowedOrigins: string[];
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** How often an open WebSocket's session or token is checked again. */
+  subscriptionRecheckMs: number;
   /** Start stand-in hypervisors on loopback with connections to them. */
   isDemo: boolean;
   /** Sync each active connection on its interval in this process (off: cron runs `sync --all`). */
@@ -149,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((origin) => origin.trim())
       .filter(Boolean),
     logLevel: c.HYPERLENS_LOG_LEVEL,
+    subscriptionRecheckMs: c.HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS * 1000,
     isDemo: isOn(c.HYPERLENS_DEMO),
     isSchedulerOn: isOn(c.HYPERLENS_SCHEDULER),
     schedulerRefreshMs: c.HYPERLENS_SCHEDULER_REFRESH_SECONDS * 1000,

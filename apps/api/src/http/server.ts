@@ -70,7 +70,10 @@ export async function startServer(services: AppServices, config: Config): Promis
   });
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
-  const websocket = attachWebSocket(server, yoga, services, config.allowedOrigins);
+  const websocket = attachWebSocket(server, yoga, services, {
+    allowedOrigins: config.allowedOrigins,
+    recheckMs: config.subscriptionRecheckMs,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());

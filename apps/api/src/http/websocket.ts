@@ -6,7 +6,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { ExecutionArgs } from "graphql";
 import type { ServerOptions } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { type WebSocket, WebSocketServer } from "ws";
 import { authenticate } from "../auth/authenticate.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import type { AppServices, Context } from "../context.ts";
@@ -29,8 +29,14 @@ export function isAllowedOrigin(req: IncomingMessage, allowedOrigins: readonly s
 
 type SocketExtra = {
   request: IncomingMessage;
+  socket: WebSocket;
   viewer?: Viewer | null;
+  recheck?: NodeJS.Timeout;
 };
+
+// graphql-ws close codes.
+const CLOSE_UNAUTHORIZED = 4401;
+const CLOSE_FORBIDDEN = 4403;
 
 type Run = NonNullable<ServerOptions["execute"]>;
 type EnvelopedArgs = ExecutionArgs & { rootValue: { execute: Run; subscribe: Run } };
@@ -40,8 +46,9 @@ export function attachWebSocket(
   server: Server,
   yoga: ReturnType<typeof createGraphqlHandler>,
   services: AppServices,
-  allowedOrigins: readonly string[],
+  options: { allowedOrigins: readonly string[]; recheckMs: number },
 ) {
+  const { allowedOrigins } = options;
   const wss = new WebSocketServer({
     server,
     path: yoga.graphqlEndpoint,
@@ -60,8 +67,29 @@ export function attachWebSocket(
         };
         ctx.extra.viewer = await authenticate(services.prisma, credentials, services.sessionPolicy);
         if (!ctx.extra.viewer) countRejectedCredentials(services, credentials);
+        // TRAP: SPEC §7 — a socket outlives its check: a revoked token or an expired session must
+        // not keep receiving inventory events, so the credentials are checked again while it is open.
+        if (ctx.extra.viewer) {
+          ctx.extra.recheck = setInterval(async () => {
+            const viewer = await authenticate(
+              services.prisma,
+              credentials,
+              services.sessionPolicy,
+            ).catch(() => null);
+            if (!viewer)
+              ctx.extra.socket.close(
+                CLOSE_UNAUTHORIZED,
+                "Unauthorized: the session or token is no longer valid",
+              );
+            else if (!viewer.capabilities.has("VIEW_INVENTORY"))
+              ctx.extra.socket.close(CLOSE_FORBIDDEN, "Forbidden");
+            else ctx.extra.viewer = viewer;
+          }, options.recheckMs);
+          ctx.extra.recheck.unref();
+        }
         return true;
       },
+      onClose: (ctx) => clearInterval(ctx.extra.recheck),
       onSubscribe: async (ctx, _id, params) => {
         const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({
           ...ctx,

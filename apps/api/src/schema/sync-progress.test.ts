@@ -42,7 +42,7 @@ function wsClient(token: string) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ subscriptionRecheckMs: 200 });
   admin = await app.signedInAs("admin", { isAdmin: true });
   standin = await createProxmoxStandin({ cluster: demoCluster(), version: "9.1" });
   const [username, tokenId] = DEFAULT_TOKEN.id.split("!");
@@ -134,5 +134,30 @@ describe("syncProgress", () => {
     });
     await client.dispose();
     expect(outcome).toContain("UNAUTHENTICATED");
+  });
+
+  it("ends a subscription when its token is revoked", async () => {
+    const token = await tokenWith(["VIEW_INVENTORY"]);
+    const client = wsClient(token);
+    const ended = new Promise<string>((resolve) => {
+      client.subscribe(
+        { query: SUBSCRIBE },
+        {
+          next: () => {},
+          error: (e) => resolve(String((e as { code?: number }).code ?? JSON.stringify(e))),
+          complete: () => resolve("complete"),
+        },
+      );
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const row = await app.services.prisma.apiToken.findFirstOrThrow({
+      orderBy: { createdAt: "desc" },
+    });
+    await app.services.prisma.apiToken.update({
+      where: { id: row.id },
+      data: { revokedAt: new Date() },
+    });
+    expect(await ended).toBe("4401");
+    await client.dispose();
   });
 });
