@@ -21,6 +21,7 @@ const loaders = import.meta.glob<Tree>(["../../../../locales/*.json", "!**/en.js
 const STORAGE_KEY = "hyperlens.language";
 
 let language: LanguageTag = "en";
+let latestRequest = 0;
 let catalog: Tree = en;
 const listeners = new Set<() => void>();
 
@@ -46,8 +47,12 @@ export function currentLanguage(): LanguageTag {
 
 /** Switches the language, loading its catalog, and updates `<html lang dir>`. */
 export async function setLanguage(tag: LanguageTag): Promise<void> {
+  const request = ++latestRequest;
   const load = loaders[`../../../../locales/${tag}.json`];
-  catalog = tag === "en" || !load ? en : await load();
+  const loaded = tag === "en" || !load ? en : await load();
+  // A slower load of an earlier choice must not overwrite a later one.
+  if (request !== latestRequest) return;
+  catalog = loaded;
   language = tag;
   globalThis.localStorage?.setItem(STORAGE_KEY, tag);
   if (typeof document !== "undefined") {
