@@ -42,5 +42,9 @@ if (mode === "start") {
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
   server.on("exit", (code) => process.exit(code ?? 0));
 } else if (mode === "test") {
-  run(at("node_modules/.bin/vitest"), ["run", ...process.argv.slice(3)]);
+  const only = process.argv.slice(3);
+  run(at("node_modules/.bin/vitest"), ["run", ...only]);
+  // The browser tests follow the unit tests unless a subset was asked for; without
+  // /usr/bin/chromium they print a notice and are skipped.
+  if (only.length === 0) run(process.execPath, [at("e2e/run.mjs")]);
 }

@@ -1,0 +1,43 @@
+// axe-core in the page, when it is installed: serious and critical violations fail the run.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Page } from "playwright-core";
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+function axeSource(): string | undefined {
+  try {
+    return readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+const source = axeSource();
+
+/** True when axe-core can be loaded. */
+export const hasAxe = source !== undefined;
+
+/** Serious and critical axe violations on the current page, as readable lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!source) return [];
+  await page.addScriptTag({ content: source });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
+    const result = await axe.run();
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`,
+    );
+}

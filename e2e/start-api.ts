@@ -1,0 +1,75 @@
+// Starts the real API in demo mode as a child process on a free port with a throw-away data
+// directory, and reads its address and one-time setup token from what it prints.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/** A running API with its page URL (on localhost, so the __Host- cookie is accepted). */
+export interface RunningApi {
+  url: string;
+  setupToken: string;
+  stop: () => Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, "..");
+
+/** Starts the API and waits until it prints its address and setup token. */
+export async function startApi(): Promise<RunningApi> {
+  // The e2e run always uses the embedded database, whatever the surrounding test run uses.
+  const { DATABASE_URL: _, ...inherited } = process.env;
+  const dataDir = mkdtempSync(path.join(tmpdir(), "hyperlens-e2e-"));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "apps/api/src/main.ts")],
+    {
+      cwd: root,
+      env: {
+        ...inherited,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        HYPERLENS_DEMO: "1",
+        HYPERLENS_SCHEDULER: "0",
+        HYPERLENS_DATA_DIR: dataDir,
+        HYPERLENS_SECRET_KEY: randomBytes(32).toString("base64"),
+        HYPERLENS_LOG_LEVEL: "warn",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  const ready = new Promise<{ url: string; setupToken: string }>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`API did not start in 90 s:\n${output}`)),
+      90_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /running at (http:\/\/[^\s]+)/.exec(output)?.[1];
+      const token = /setup token\s+(setup_[\w-]+)/.exec(output)?.[1];
+      if (url && token) {
+        clearTimeout(timer);
+        resolve({ url, setupToken: token });
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`API exited with ${code}:\n${output}`));
+    });
+  });
+  const started = await ready;
+  const port = new URL(started.url).port;
+  return {
+    url: `http://localhost:${port}`,
+    setupToken: started.setupToken,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,249 @@
+// The web app in Debian's Chromium against the built app served by the real API in demo mode
+// (a Proxmox and a Director stand-in on loopback). Run: node e2e/run.mjs (npm test runs it too).
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { DEFAULT_TOKEN } from "@hyperlens/standins";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { hasAxe, seriousViolations } from "./accessibility.ts";
+import { type RunningApi, startApi } from "./start-api.ts";
+
+const ARTIFACTS = path.join(import.meta.dirname, "artifacts");
+const ADMIN = { username: "admin", password: "correct horse battery staple" };
+
+let api: RunningApi;
+let browser: Browser;
+let page: Page;
+
+async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  return page.evaluate(
+    async ([q, v]) => {
+      const response = await fetch("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: q, variables: v }),
+      });
+      return (await response.json()).data;
+    },
+    [query, variables] as const,
+  );
+}
+
+async function expectAccessible(name: string) {
+  const problems = await seriousViolations(page);
+  assert.deepEqual(problems, [], `${name}: serious or critical accessibility violations`);
+}
+
+/** Relative luminance contrast of two CSS rgb() colours. */
+function contrast(a: string, b: string): number {
+  const lum = (rgb: string) => {
+    const [r = 0, g = 0, bl = 0] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map(Number).map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+describe("Hyperlens web app", { timeout: 240_000 }, () => {
+  before(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    api = await startApi();
+    browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    });
+    const context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      locale: "en-US",
+      colorScheme: "light",
+    });
+    context.setDefaultTimeout(20_000);
+    page = await context.newPage();
+    if (!hasAxe) console.log("# axe-core is not installed: the accessibility checks are skipped.");
+  });
+
+  after(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  test("first-run setup creates the administrator, then sign-out and sign-in work", async () => {
+    await page.goto(`${api.url}/setup`);
+    await page.getByRole("heading", { name: "Set up Hyperlens" }).waitFor();
+    await page.getByLabel("Setup token").fill(api.setupToken);
+    await page.getByLabel("User name").fill(ADMIN.username);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Create administrator" }).click();
+    await page.getByRole("navigation").getByRole("link", { name: "Servers" }).waitFor();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in to Hyperlens" }).waitFor();
+    await expectAccessible("sign-in page");
+    await page.getByLabel("User name").fill(ADMIN.username);
+    await page.getByLabel("Password").fill("wrong password!");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").waitFor();
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText(`Signed in as ${ADMIN.username}`).waitFor();
+  });
+
+  test("the empty Servers page names the Sync button", async () => {
+    await page.goto(`${api.url}/servers`);
+    await page.getByText("Press “Sync” to read every connection").waitFor();
+  });
+
+  test("a Proxmox connection with an http:// address is refused inline; https saves, and Test works", async () => {
+    const { connections } = await graphql<{
+      connections: { kind: string; url: string; caPem: string }[];
+    }>("{ connections { kind url caPem } }");
+    const demo = connections.find((c) => c.kind === "PROXMOX");
+    assert.ok(demo, "the demo Proxmox connection exists");
+    const [username, tokenId] = DEFAULT_TOKEN.id.split("!");
+
+    await page.goto(`${api.url}/settings/proxmox`);
+    await page.getByRole("button", { name: "Add Proxmox VE connection" }).click();
+    const form = page.getByRole("form", { name: "New Proxmox VE connection" });
+    await form.getByLabel("Name").fill("e2e Proxmox");
+    await form.getByLabel("Address").fill(demo.url.replace("https://", "http://"));
+    await form.getByLabel("User").fill(username ?? "");
+    await form.getByLabel("API token ID").fill(tokenId ?? "");
+    await form.getByLabel("Token secret or password").fill(DEFAULT_TOKEN.secret);
+    await form.getByLabel("CA certificate (PEM)").fill(demo.caPem);
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("Hyperlens only talks to hypervisors over https").waitFor();
+    assert.equal(await form.getByLabel("Address").getAttribute("aria-invalid"), "true");
+
+    await form.getByLabel("Address").fill(demo.url);
+    await form.getByRole("button", { name: "Save" }).click();
+    const card = page.getByRole("article", { name: "e2e Proxmox" });
+    await card.waitFor();
+    await card.getByRole("button", { name: "Test" }).click();
+    await card.getByText("Connection works").waitFor();
+
+    await card.getByRole("button", { name: "Delete" }).click();
+    await card.getByRole("button", { name: "Yes, delete" }).click();
+    await card.waitFor({ state: "detached" });
+    await expectAccessible("settings page");
+  });
+
+  test("Sync shows live progress per connection until each has finished, partial ones as such", async () => {
+    await page.goto(`${api.url}/servers`);
+    await page.getByRole("button", { name: "Sync", exact: true }).click();
+    const panel = page.getByRole("region", { name: "Sync progress" });
+    await panel.waitFor();
+    const proxmox = panel.locator('[data-connection="Demo Proxmox cluster"]');
+    const director = panel.locator('[data-connection="Demo Cloud Director"]');
+    await proxmox.getByText("Finished").waitFor({ timeout: 60_000 });
+    await director.getByText("Finished").waitFor({ timeout: 60_000 });
+    // The demo cluster has an offline node: its lists are skipped, so the result is not a plain success.
+    await proxmox.getByText("Partial").waitFor();
+    await proxmox
+      .getByText(/Skipped pve4/)
+      .first()
+      .waitFor();
+    assert.equal(
+      await proxmox.locator(".tone-ok").count(),
+      0,
+      "a partial sync is never drawn green",
+    );
+  });
+
+  test("the table shows Proxmox guests and Director VMs with their Source and IPs", async () => {
+    const table = page.getByRole("table", { name: "Virtual machines and containers" });
+    await table.getByRole("cell", { name: "Proxmox VE" }).first().waitFor();
+    await table.getByRole("cell", { name: "Cloud Director" }).first().waitFor();
+    await table.getByText("10.0.20.5").first().waitFor();
+    await expectAccessible("servers page");
+    await page.screenshot({ path: path.join(ARTIFACTS, "servers-light.png"), fullPage: false });
+  });
+
+  test("search by IP narrows the table", async () => {
+    const table = page.getByRole("table", { name: "Virtual machines and containers" });
+    const before = await table.getByRole("row").count();
+    await page.getByRole("searchbox", { name: "Search by name or IP" }).fill("10.0.20.5");
+    await page.waitForURL(/q=10\.0\.20\.5/);
+    await page.getByText(/^1 guest /).waitFor();
+    const rows = await table.getByRole("row").count();
+    assert.ok(rows < before, `search narrowed ${before} rows to ${rows}`);
+    assert.equal(rows, 2, "the header and one guest");
+  });
+
+  test("the detail drawer shows NICs with MACs and IPs", async () => {
+    const table = page.getByRole("table", { name: "Virtual machines and containers" });
+    await table.getByRole("button", { name: /db-01/ }).first().click();
+    const drawer = page.getByRole("dialog", { name: "db-01" });
+    await drawer.getByRole("heading", { name: "Network interfaces" }).waitFor();
+    await drawer.getByText("00:50:56:01:00:03").waitFor();
+    await drawer.getByRole("heading", { name: "History" }).waitFor();
+    await drawer.getByRole("button", { name: "Close" }).first().click();
+    await drawer.waitFor({ state: "detached" });
+  });
+
+  test("the Director connection shows its edge gateways", async () => {
+    await page.goto(`${api.url}/settings/director`);
+    const card = page.getByRole("article", { name: "Demo Cloud Director" });
+    await card.getByRole("heading", { name: "Edge gateways" }).waitFor();
+    // At least one gateway row, once the query has answered.
+    await card.locator(".edge-gateways tbody tr").first().waitFor();
+  });
+
+  test("German and Arabic change the strings and the direction", async () => {
+    await page.goto(`${api.url}/servers`);
+    await page.getByRole("combobox", { name: "Language" }).selectOption("de");
+    await page.waitForFunction(() => document.documentElement.lang === "de");
+    await page.getByRole("navigation").getByRole("link", { name: "Einstellungen" }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.dir), "ltr");
+
+    await page.getByRole("combobox", { name: "Sprache" }).selectOption("ar");
+    await page.waitForFunction(() => document.documentElement.dir === "rtl");
+    assert.equal(await page.evaluate(() => document.documentElement.lang), "ar");
+    await page.getByRole("navigation").getByRole("link", { name: "الإعدادات" }).waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, "servers-arabic.png") });
+
+    await page.getByRole("combobox", { name: "اللغة" }).selectOption("en");
+    await page.waitForFunction(() => document.documentElement.dir === "ltr");
+  });
+
+  test("dark mode renders with readable contrast", async () => {
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.goto(`${api.url}/servers`);
+    await page
+      .getByRole("table", { name: "Virtual machines and containers" })
+      .getByRole("row")
+      .nth(1)
+      .waitFor();
+    const colours = await page.evaluate(() => {
+      const style = getComputedStyle(document.body);
+      const cell = document.querySelector(".vm-table td");
+      const surface = document.querySelector(".vm-scroller");
+      return {
+        background: style.backgroundColor,
+        text: style.color,
+        cellText: cell ? getComputedStyle(cell).color : "",
+        surface: surface ? getComputedStyle(surface).backgroundColor : "",
+      };
+    });
+    assert.ok(
+      contrast(colours.background, "rgb(0, 0, 0)") < 1.5,
+      `dark background, got ${colours.background}`,
+    );
+    assert.ok(contrast(colours.text, colours.background) >= 7, "body text contrast");
+    assert.ok(contrast(colours.cellText, colours.surface) >= 4.5, "table text contrast");
+    await expectAccessible("servers page, dark");
+    await page.screenshot({ path: path.join(ARTIFACTS, "servers-dark.png") });
+  });
+});
