@@ -4,6 +4,11 @@ import { closeServices, createServices } from "../app.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { createLogger } from "../logger.ts";
 import { NotFoundError, ShuttingDownError, ValidationError } from "../services/errors.ts";
+import {
+  rotateSecrets,
+  rotationSecretBox,
+  SecretRotationError,
+} from "../services/secret-rotation.ts";
 import { RedisStartupError } from "../services/sync-events.ts";
 import { createUser } from "../services/users.ts";
 import { readPassword } from "./read-password.ts";
@@ -18,6 +23,10 @@ Commands:
   sync --all [--force]                              sync every active connection that is due
                                                     (--force: all of them); exit code 1 if any
                                                     failed
+  secrets rotate                                    re-seal every stored connection secret
+                                                    with HYPERLENS_SECRET_KEY (old ones are
+                                                    read with HYPERLENS_SECRET_KEY_PREVIOUS or
+                                                    the data directory's key file)
   migrate                                           apply pending database migrations
 `;
 
@@ -47,6 +56,22 @@ async function migrate() {
   const db = await openDatabase(loadConfig().database);
   await db.close();
   console.log("The database is up to date.");
+}
+
+async function secretsRotate(args: string[]) {
+  if (args.length) throw new UsageError(`Unknown option ${args.join(", ")}.`);
+  const config = loadConfig();
+  const secrets = rotationSecretBox(config);
+  const db = await openDatabase(config.database);
+  try {
+    const result = await rotateSecrets(db.prisma, secrets, null);
+    console.log(
+      `Re-sealed ${result.resealed} connection secret(s) with key ${result.keyId}; ` +
+        `${result.alreadyCurrent} already used it.`,
+    );
+  } finally {
+    await db.close();
+  }
 }
 
 async function sync(args: string[]) {
@@ -80,6 +105,7 @@ async function run(argv: string[]) {
   const [command, sub, ...rest] = argv;
   if (command === "user" && sub === "create") return userCreate(rest);
   if (command === "migrate" && sub === undefined) return migrate();
+  if (command === "secrets" && sub === "rotate") return secretsRotate(rest);
   if (command === "sync") return sync(argv.slice(1));
   if (command === undefined || command === "help" || command === "--help") {
     console.log(USAGE);
@@ -103,6 +129,7 @@ run(process.argv.slice(2)).then(
       NotFoundError,
       ShuttingDownError,
       RedisStartupError,
+      SecretRotationError,
     ];
     if (known.some((type) => error instanceof type)) {
       const field = error instanceof ValidationError && error.field ? `${error.field}: ` : "";

@@ -1,0 +1,160 @@
+// `hyperlens secrets rotate`: old key in, new key out, every connection still logs in.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import {
+  generateSecretKeyText,
+  keyFilePath,
+  loadKeyring,
+  parseSecretKey,
+  SecretBox,
+  SecretDecryptError,
+} from "@hyperlens/db";
+import {
+  createProxmoxStandin,
+  createVcdStandin,
+  DEFAULT_TOKEN,
+  DEFAULT_VCD_USERS,
+  generateCluster,
+  type ProxmoxStandin,
+  type VcdStandin,
+} from "@hyperlens/standins";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { AppServices } from "../context.ts";
+import { createTestServices } from "../testing/test-app.ts";
+import { testConnection } from "./connection-runner.ts";
+import { saveConnection } from "./connections.ts";
+import { rotateSecrets, rotationKeyring, SecretRotationError } from "./secret-rotation.ts";
+
+const tenant = DEFAULT_VCD_USERS.find((u) => u.role !== "provider");
+if (!tenant) throw new Error("the stand-in has no tenant user");
+
+const oldKey = generateSecretKeyText();
+const newKey = generateSecretKeyText();
+const boxOf = (key: string, previousKeys?: string) =>
+  new SecretBox(loadKeyring({ key, previousKeys, dataDir: "/nonexistent" }));
+
+let proxmox: ProxmoxStandin;
+let director: VcdStandin;
+let services: AppServices;
+let close: () => Promise<void>;
+let ids: { proxmox: string; director: string };
+
+beforeAll(async () => {
+  proxmox = await createProxmoxStandin({ version: "9.1", cluster: generateCluster({ nodes: 1 }) });
+  // The demo Director has the tenant org "acme" the default tenant user belongs to.
+  director = await createVcdStandin();
+});
+
+afterAll(async () => {
+  await proxmox?.close();
+  await director?.close();
+});
+
+beforeEach(async () => {
+  const test = await createTestServices();
+  services = { ...test.services, secrets: boxOf(oldKey) };
+  close = () => test.db.close();
+  const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
+  const pve = await saveConnection(
+    services.prisma,
+    services.secrets,
+    "PROXMOX",
+    {
+      name: "pve",
+      url: proxmox.url,
+      caPem: proxmox.caPem,
+      username: user ?? "",
+      tokenId,
+      secret: DEFAULT_TOKEN.secret,
+    },
+    null,
+  );
+  const vcd = await saveConnection(
+    services.prisma,
+    services.secrets,
+    "VCD",
+    {
+      name: "director",
+      url: director.url,
+      caPem: director.caPem,
+      username: `${tenant.user}@${tenant.org}`,
+      secret: tenant.password,
+    },
+    null,
+  );
+  ids = { proxmox: pve.id, director: vcd.id };
+  return close;
+});
+
+const storedSecrets = () =>
+  services.prisma.connectionSecret.findMany({ orderBy: { connectionId: "asc" } });
+
+describe("rotating the secret key", () => {
+  it("re-seals every secret with the new key; every connection still logs in; the old key alone no longer decrypts", async () => {
+    const result = await rotateSecrets(services.prisma, boxOf(newKey, oldKey), null);
+    expect(result).toEqual({
+      resealed: 2,
+      alreadyCurrent: 0,
+      keyId: parseSecretKey(newKey, "new").id,
+    });
+    const rows = await storedSecrets();
+    expect(rows.map((r) => r.keyId)).toEqual([result.keyId, result.keyId]);
+
+    const onlyNew = { ...services, secrets: boxOf(newKey) };
+    for (const id of [ids.proxmox, ids.director]) {
+      const test = await testConnection(onlyNew, id);
+      expect(test, id).toMatchObject({ ok: true, errorClass: null });
+    }
+    expect(director.openSessions).toBe(0);
+
+    const onlyOld = boxOf(oldKey);
+    for (const row of rows) {
+      expect(() => onlyOld.open(row.ciphertext, row.connectionId)).toThrow(SecretDecryptError);
+    }
+  });
+
+  it("a second rotation re-seals nothing", async () => {
+    await rotateSecrets(services.prisma, boxOf(newKey, oldKey), null);
+    const again = await rotateSecrets(services.prisma, boxOf(newKey), null);
+    expect(again).toMatchObject({ resealed: 0, alreadyCurrent: 2 });
+  });
+
+  it("refuses, names the connection and changes nothing when a secret opens with no configured key", async () => {
+    const before = await storedSecrets();
+    const stranger = boxOf(generateSecretKeyText());
+    const error = await rotateSecrets(services.prisma, stranger, null).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SecretRotationError);
+    const message = (error as SecretRotationError).message;
+    expect(message).toContain("pve");
+    expect(message).toContain("director");
+    expect(message).not.toContain(DEFAULT_TOKEN.secret);
+    expect(message).not.toContain(tenant.password);
+    expect(await storedSecrets()).toEqual(before);
+  });
+
+  it("refuses the whole rotation when only one secret is unreadable", async () => {
+    const other = boxOf(generateSecretKeyText());
+    await services.prisma.connectionSecret.update({
+      where: { connectionId: ids.director },
+      data: other.seal(tenant.password, ids.director),
+    });
+    const before = await storedSecrets();
+    await expect(rotateSecrets(services.prisma, boxOf(newKey, oldKey), null)).rejects.toThrow(
+      /director/,
+    );
+    expect(await storedSecrets()).toEqual(before);
+  });
+
+  it("reads old secrets with the data directory's key file when HYPERLENS_SECRET_KEY is set", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "hl-rotate-"));
+    writeFileSync(keyFilePath(dataDir), `${oldKey}\n`, { mode: 0o600 });
+    const keyring = rotationKeyring({
+      secretKey: newKey,
+      previousSecretKeys: undefined,
+      dataDir,
+    });
+    const result = await rotateSecrets(services.prisma, new SecretBox(keyring), null);
+    expect(result.resealed).toBe(2);
+  });
+});
