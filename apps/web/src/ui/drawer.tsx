@@ -3,7 +3,7 @@ import { t } from "../i18n/i18n.ts";
 
 /** A side panel over the page; Escape or the close button dismisses it. */
 export function Drawer(props: { title: string; onClose: () => void; children: ReactNode }) {
-  const panel = useRef<HTMLElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const { onClose } = props;
   useEffect(() => {
     panel.current?.focus();
@@ -22,7 +22,7 @@ export function Drawer(props: { title: string; onClose: () => void; children: Re
         tabIndex={-1}
         onClick={onClose}
       />
-      <aside
+      <div
         className="drawer"
         role="dialog"
         aria-modal="true"
@@ -37,7 +37,7 @@ export function Drawer(props: { title: string; onClose: () => void; children: Re
           </button>
         </header>
         <div className="drawer-body">{props.children}</div>
-      </aside>
+      </div>
     </div>
   );
 }
