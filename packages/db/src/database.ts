@@ -163,7 +163,10 @@ async function openPostgres(url: string, onQuery?: QueryListener): Promise<Datab
 }
 
 /** Opens the database and applies pending migrations before anything else uses it. */
-export async function openDatabase(target: DatabaseTarget, options: { onQuery?: QueryListener } = {}): Promise<Database> {
+export async function openDatabase(
+  target: DatabaseTarget,
+  options: { onQuery?: QueryListener } = {},
+): Promise<Database> {
   const db =
     target.kind === "pglite"
       ? await openPglite(target.dataDir, options.onQuery)

@@ -29,7 +29,9 @@ async function adminQuery(url: string, sql: string): Promise<void> {
 }
 
 /** Opens a new empty database for a test; call `close()` in afterAll. */
-export async function createTestDatabase(options: { onQuery?: QueryListener } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { onQuery?: QueryListener } = {},
+): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const target = { kind: "pglite", dataDir: "memory://" } as const;
