@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1
+# Hyperlens server image: built in one stage, run from a slim stage that holds only Node, the
+# production node_modules and apps/api/dist (bundled server and CLI, migrations, web app).
+# Pin the base by digest in your registry mirror for reproducible builds.
+ARG NODE_IMAGE=node:20.19.5-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY . .
+# npm ci runs the postinstall that generates the Prisma client, then turbo builds web and api.
+RUN npm ci --no-audit --no-fund && npm run build
+
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /src
+COPY package.json package-lock.json ./
+COPY apps/api/package.json apps/api/
+COPY apps/web/package.json apps/web/
+COPY packages/db/package.json packages/db/
+COPY packages/hyper-http/package.json packages/hyper-http/
+COPY packages/proxmox/package.json packages/proxmox/
+COPY packages/shared/package.json packages/shared/
+COPY packages/standins/package.json packages/standins/
+COPY packages/sync/package.json packages/sync/
+COPY packages/vcd/package.json packages/vcd/
+COPY packages/vcenter/package.json packages/vcenter/
+# The generated client is bundled into dist, so no install script (prisma generate) is needed;
+# the workspace links point at sources the final image does not have, hence their removal.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+  && rm -rf node_modules/@hyperlens node_modules/.bin
+
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production \
+  HOST=0.0.0.0 \
+  PORT=4000 \
+  HYPERLENS_DATA_DIR=/data
+WORKDIR /app
+# No package manager at run time: nothing in the image installs or builds anything.
+RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
+    /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
+  && mkdir -p /data && chown node:node /data \
+  && printf '#!/bin/sh\nexec node /app/dist/cli.mjs "$@"\n' > /usr/local/bin/hyperlens \
+  && chmod 755 /usr/local/bin/hyperlens
+COPY --from=deps /src/node_modules ./node_modules
+COPY --from=build /src/apps/api/dist ./dist
+USER node
+VOLUME ["/data"]
+EXPOSE 4000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "--enable-source-maps", "dist/server.mjs"]
