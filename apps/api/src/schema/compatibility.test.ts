@@ -1,0 +1,168 @@
+// The compatibility matrix of docs/operations.md, one row per test: each supported release is a
+// stand-in mode, synced end to end through the API's services (test, sync, logout, no writes).
+import {
+  createProxmoxStandin,
+  createVcdStandin,
+  createVcenterStandin,
+  DEFAULT_TOKEN,
+  DEFAULT_VCD_USERS,
+  DEFAULT_VCENTER_USERS,
+  generateDirector,
+  generateVcenter,
+  lxcGuest,
+  type PveVersion,
+  proxmoxNode,
+  qemuGuest,
+} from "@hyperlens/standins";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { syncConnection, testConnection } from "../services/connection-runner.ts";
+import { saveConnection } from "../services/connections.ts";
+import { startTestApp, type TestApp } from "../testing/test-app.ts";
+
+let app: TestApp;
+let closers: (() => Promise<void>)[] = [];
+
+beforeEach(async () => {
+  app = await startTestApp();
+  closers = [];
+});
+
+afterEach(async () => {
+  for (const close of closers) await close();
+  await app?.close();
+});
+
+const activeVms = (connectionId: string) =>
+  app.services.prisma.virtualMachine.findMany({
+    where: { connectionId, removedAt: null },
+    include: { ips: true },
+  });
+
+describe.each<PveVersion>(["7.4", "8.4", "9.1"])("Proxmox VE %s", (version) => {
+  it("tests, then syncs VMs and containers with guest-agent and container IPs", async () => {
+    const standin = await createProxmoxStandin({
+      version,
+      cluster: {
+        name: "lab",
+        nodes: [proxmoxNode({ name: "pve1" }, 0)],
+        guests: [
+          qemuGuest({
+            vmid: 100,
+            name: "web",
+            node: "pve1",
+            nics: [{ mac: "BC:24:11:00:00:01" }],
+          }),
+          lxcGuest({
+            vmid: 200,
+            name: "ct",
+            node: "pve1",
+            nics: [{ mac: "BC:24:11:CC:00:01", ip: "10.0.3.1/24" }],
+          }),
+        ],
+      },
+      // Stands in for PVEAuditor plus the release's agent privilege (docs/permissions.md): the
+      // stand-in's auditor role lacks the agent privilege before 9.x.
+      tokens: [{ ...DEFAULT_TOKEN, role: "admin" }],
+    });
+    closers.push(() => standin.close());
+    const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
+    const connection = await saveConnection(
+      app.services.prisma,
+      app.services.secrets,
+      "PROXMOX",
+      {
+        name: `pve-${version}`,
+        url: standin.url,
+        caPem: standin.caPem,
+        username: user ?? "",
+        tokenId,
+        secret: DEFAULT_TOKEN.secret,
+      },
+      null,
+    );
+    expect(await testConnection(app.services, connection.id)).toMatchObject({ ok: true });
+    const result = await syncConnection(app.services, connection.id, { trigger: "MANUAL" }).done;
+    expect(result.outcome).toBe("SUCCESS");
+    const vms = await activeVms(connection.id);
+    expect(vms.map((vm) => vm.name).sort()).toEqual(["ct", "web"]);
+    const container = vms.find((vm) => vm.name === "ct");
+    expect(container?.ips.map((ip) => ip.address)).toContain("10.0.3.1");
+    const web = vms.find((vm) => vm.name === "web");
+    expect(web?.ips.length).toBeGreaterThan(0);
+    expect(standin.requests.every((r) => r.method === "GET")).toBe(true);
+  });
+});
+
+const provider = DEFAULT_VCD_USERS.find((u) => u.role === "provider");
+if (!provider) throw new Error("the stand-in has no provider user");
+
+describe.each([
+  { release: "10.4", min: "37.0", max: "37.3" },
+  { release: "10.5", min: "37.0", max: "38.1" },
+  { release: "10.6", min: "37.0", max: "39.1" },
+  { release: "10.6 (39.x only)", min: "39.0", max: "39.1" },
+])("Cloud Director $release (API $min–$max)", ({ min, max }) => {
+  it("negotiates an API version it offers, syncs every VM and logs out", async () => {
+    const model = generateDirector({ orgs: 1, vdcsPerOrg: 1, vms: 12, edgeGateways: 2, seed: 5 });
+    const standin = await createVcdStandin({ model, apiVersions: { min, max } });
+    closers.push(() => standin.close());
+    const connection = await saveConnection(
+      app.services.prisma,
+      app.services.secrets,
+      "VCD",
+      {
+        name: `director-${max}`,
+        url: standin.url,
+        caPem: standin.caPem,
+        username: `${provider.user}@${provider.org}`,
+        secret: provider.password,
+      },
+      null,
+    );
+    expect(await testConnection(app.services, connection.id)).toMatchObject({ ok: true });
+    const result = await syncConnection(app.services, connection.id, { trigger: "MANUAL" }).done;
+    expect(result.outcome).toBe("SUCCESS");
+    const real = model.vms.filter((vm) => !model.vapp(vm.vappId)?.template);
+    expect(await activeVms(connection.id)).toHaveLength(real.length);
+    // The client asks for 38.x first and, on 406, picks the best version /api/versions lists; the
+    // stand-in answers 406 outside its range, so inventory reads that all succeed prove the pick.
+    const reads = standin.requests.filter((r) => r.path.startsWith("/api/query"));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((r) => r.status === 200)).toBe(true);
+    expect(standin.openSessions).toBe(0);
+  });
+});
+
+describe("vCenter 7.0 U2+ and 8.0 (the vSphere Automation API under /api)", () => {
+  it("tests, syncs every VM with hosts and logs out", async () => {
+    const user = DEFAULT_VCENTER_USERS[0];
+    if (!user) throw new Error("the stand-in has no user");
+    const model = generateVcenter({
+      datacenters: 1,
+      clustersPerDc: 1,
+      hostsPerCluster: 2,
+      vms: 10,
+    });
+    const standin = await createVcenterStandin({ model });
+    closers.push(() => standin.close());
+    const connection = await saveConnection(
+      app.services.prisma,
+      app.services.secrets,
+      "VCENTER",
+      {
+        name: "vcenter",
+        url: standin.url,
+        caPem: standin.caPem,
+        username: user.user,
+        secret: user.password,
+      },
+      null,
+    );
+    expect(await testConnection(app.services, connection.id)).toMatchObject({ ok: true });
+    const result = await syncConnection(app.services, connection.id, { trigger: "MANUAL" }).done;
+    expect(result.outcome).toBe("SUCCESS");
+    expect((await activeVms(connection.id)).length).toBeGreaterThan(0);
+    expect(standin.requests.every((r) => r.path.startsWith("/api/"))).toBe(true);
+    expect(standin.openSessions).toBe(0);
+  });
+});
