@@ -11,6 +11,7 @@ import { createMetrics } from "../metrics/metrics.ts";
 import { createSyncCoordinator } from "../services/sync-coordinator.ts";
 import { createSyncEvents } from "../services/sync-events.ts";
 import { createUser } from "../services/users.ts";
+import { captureLogLines, captureResponseBody, registerSecret } from "./secret-registry.ts";
 
 export interface GraphqlResponse<T = Record<string, unknown>> {
   status: number;
@@ -37,6 +38,7 @@ export interface TestApp {
 }
 
 export const TEST_PASSWORD = "correct horse battery staple";
+registerSecret(TEST_PASSWORD);
 
 /** Services on a throw-away database, with a fresh key and log lines collected in memory. */
 export async function createTestServices(
@@ -45,10 +47,20 @@ export async function createTestServices(
 ) {
   const db = await createTestDatabase(options);
   const logLines: string[] = [];
+  captureLogLines(logLines);
+  const secrets = new SecretBox(
+    loadKeyring({ key: generateSecretKeyText(), dataDir: "/nonexistent" }),
+  );
+  const seal = secrets.seal.bind(secrets);
+  // Every secret a test stores is one no response or log line may show (the leak check).
+  secrets.seal = (plaintext, connectionId) => {
+    registerSecret(plaintext);
+    return seal(plaintext, connectionId);
+  };
   const services: AppServices = {
     db,
     prisma: db.prisma,
-    secrets: new SecretBox(loadKeyring({ key: generateSecretKeyText(), dataDir: "/nonexistent" })),
+    secrets,
     logger: createLogger("debug", (line) => logLines.push(line)),
     sessionPolicy: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
     setupTokens: new SetupTokens(),
@@ -81,10 +93,12 @@ export async function startTestApp(
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify({ query, variables }),
     });
+    const text = await res.text();
+    captureResponseBody(text);
     return {
       status: res.status,
       headers: res.headers,
-      body: await res.json(),
+      body: JSON.parse(text),
     } as GraphqlResponse<T>;
   };
   return {

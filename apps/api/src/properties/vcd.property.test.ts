@@ -1,0 +1,300 @@
+// Cloud Director under random inventories, page caps and failures (SPEC §4): the real paging
+// (listVmPages) over generated pages feeds the planner in the pure runs; a few runs go stand-in →
+// client → adapter → runSync on PGlite, and every session is logged out.
+import { createTestDatabase, type TestDatabase } from "@hyperlens/db";
+import type { ListRead, SourceSnapshot } from "@hyperlens/shared";
+import { createVcdStandin, DEFAULT_VCD_PASSWORD, generateDirector } from "@hyperlens/standins";
+import { runSync, type StoredVmState } from "@hyperlens/sync";
+import {
+  createVcdClient,
+  listVmPages,
+  readVcdInventory,
+  type VcdVmRecord,
+  type VmQueryPage,
+} from "@hyperlens/vcd";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  checkAsyncProperty,
+  checkProperty,
+  createConnectionRow,
+  E2E_RUNS,
+  expectConverges,
+  expectSyncInvariants,
+  inventoryDigest,
+  neutralVm,
+  PURE_RUNS,
+  presentRows,
+  reconcileInMemory,
+  World,
+  worldChanges,
+} from "./harness.ts";
+
+const KEY = "vms";
+
+function record(id: string): VcdVmRecord {
+  return {
+    href: `https://vcd.example/api/vApp/vm-${id}`,
+    urn: id,
+    name: `vm-${id}`,
+    status: "POWERED_ON",
+    cpuCount: 1,
+    memoryMiB: 1024,
+    guestOs: null,
+    vappName: null,
+    vappHref: null,
+    vdcName: null,
+    vdcHref: null,
+    orgName: null,
+    orgHref: null,
+    isDeployed: null,
+    ipAddress: null,
+    vcenterHref: null,
+    vcenterName: null,
+    moref: null,
+    hostName: null,
+    datastoreName: null,
+    networkName: null,
+    hardwareVersion: null,
+    storageProfileName: null,
+    totalStorageAllocatedMb: null,
+  } as VcdVmRecord;
+}
+
+/** How one read of the query service goes wrong (or not). */
+const readFaults = fc.record({
+  cap: fc.integer({ min: 1, max: 30 }),
+  templates: fc.integer({ min: 0, max: 3 }),
+  failPage: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
+  emptyPage: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
+  shortPage: fc.option(
+    fc.record({ page: fc.integer({ min: 1, max: 6 }), by: fc.integer({ min: 1, max: 29 }) }),
+    {
+      nil: undefined,
+    },
+  ),
+  appearsMidRead: fc.boolean(),
+});
+type ReadFaults = typeof readFaults extends fc.Arbitrary<infer T> ? T : never;
+
+/** One read through the real paging code over pages a Director with these faults would answer. */
+async function readList(world: World, faults: ReadFaults | null): Promise<ListRead> {
+  const ids = world.in(KEY);
+  const records = [...ids.map((id) => ({ id, isTemplate: false }))];
+  for (let t = 0; t < (faults?.templates ?? 0); t++)
+    records.push({ id: `t${t}`, isTemplate: true });
+  let total = records.length;
+  const cap = faults?.cap ?? 25;
+  let offset = 0;
+  const readPage = async (page: number): Promise<VmQueryPage> => {
+    if (faults?.failPage === page) throw new Error(`page ${page}: HTTP 500`);
+    if (faults?.appearsMidRead && page === 2) {
+      // A VM created while the list is read: Director reports the new total from now on.
+      const id = world.add(0);
+      records.unshift({ id, isTemplate: false });
+      total += 1;
+    }
+    let size = cap;
+    if (faults?.shortPage?.page === page) size = Math.max(0, cap - faults.shortPage.by);
+    if (faults?.emptyPage === page) size = 0;
+    const slice = records.slice(offset, offset + size);
+    offset += slice.length;
+    return {
+      page,
+      pageSize: cap,
+      total,
+      recordCount: slice.length,
+      recordHrefs: slice.map((r) => `href-${r.id}`),
+      vms: slice.filter((r) => !r.isTemplate).map((r) => record(r.id)),
+      hasNextPage: offset < total,
+    };
+  };
+  try {
+    const listing = await listVmPages(readPage);
+    const seen = new Set(listing.vms.map((vm) => vm.urn));
+    if (listing.isComplete) {
+      // TRAP: SPEC §4 — a read called complete must hold every VM, or the next step removes live VMs.
+      expect([...seen].sort(), "a complete listing missed VMs").toEqual(world.in(KEY).sort());
+    }
+    if (!faults) expect(listing.isComplete, "a clean read must be complete").toBe(true);
+    if (!listing.isComplete)
+      return { key: KEY, status: "failed", reason: listing.reason ?? "incomplete" };
+    return { key: KEY, status: "ok", vms: listing.vms.map((vm) => neutralVm(vm.urn)) };
+  } catch (error) {
+    return { key: KEY, status: "failed", reason: String(error) };
+  }
+}
+
+const scenario = fc.record({
+  initial: fc.array(fc.constant(0), { maxLength: 60 }),
+  steps: fc.array(
+    fc.record({ changes: worldChanges, faults: fc.option(readFaults, { nil: null }) }),
+    {
+      minLength: 1,
+      maxLength: 3,
+    },
+  ),
+});
+
+describe("property: Director sync under random paging and failures (pure)", () => {
+  it("removes only after a complete read, and a clean read with any page cap is complete", async () => {
+    await checkAsyncProperty(
+      fc.asyncProperty(scenario, async ({ initial, steps }) => {
+        const world = new World([KEY], initial);
+        const store = new Map<string, StoredVmState>();
+        reconcileInMemory(
+          store,
+          [await readList(world, null)],
+          new Map(world.guests),
+          new Set([KEY]),
+        );
+        for (const s of steps) {
+          world.apply(s.changes);
+          const list = await readList(world, s.faults);
+          reconcileInMemory(store, [list], new Map(world.guests), new Set([KEY]));
+        }
+        expectConverges(store, world, [await readList(world, null)]);
+      }),
+      PURE_RUNS,
+      false,
+    );
+  });
+});
+
+// ---------------------------------------------------------------- end to end ----------------
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+const FAULTS = [
+  "none",
+  "page-500",
+  "page-401",
+  "truncate",
+  "html",
+  "section-500",
+  "reset",
+  "login-503",
+] as const;
+
+const e2eScenario = fc.record({
+  seed: fc.integer({ min: 1, max: 1_000_000 }),
+  vms: fc.integer({ min: 0, max: 24 }),
+  cap: fc.integer({ min: 2, max: 30 }),
+  removeEvery: fc.integer({ min: 2, max: 9 }),
+  fault: fc.constantFrom(...FAULTS),
+  nth: fc.integer({ min: 1, max: 3 }),
+});
+
+describe("property: Director stand-in → adapter → runSync", () => {
+  it("keeps the safety rules, leaves no session open and converges once the faults clear", async () => {
+    let run = 0;
+    await checkAsyncProperty(
+      fc.asyncProperty(e2eScenario, async (sc) => {
+        run += 1;
+        const model = generateDirector({
+          orgs: 1,
+          vdcsPerOrg: 1,
+          vms: sc.vms,
+          edgeGateways: 1,
+          seed: sc.seed,
+        });
+        const org = model.orgs[0]?.name ?? "org1";
+        const standin = await createVcdStandin({
+          model,
+          maxPageSize: sc.cap,
+          users: [{ user: "inventory", org, password: DEFAULT_VCD_PASSWORD, role: "tenant" }],
+        });
+        const client = createVcdClient({
+          http: {
+            connectionId: `d${run}`,
+            baseUrl: standin.url,
+            caPem: standin.caPem,
+            retry: { attempts: 1 },
+          },
+          credentials: { username: `inventory@${org}`, password: DEFAULT_VCD_PASSWORD },
+        });
+        const connectionId = await createConnectionRow(
+          db.prisma,
+          "VCD",
+          standin.url,
+          `vcd-${run}-${sc.seed}`,
+        );
+        let snapshot: SourceSnapshot | undefined;
+        const sync = async () => {
+          snapshot = undefined;
+          const result = await runSync({
+            prisma: db.prisma,
+            connectionId,
+            source: "VCD",
+            trigger: "MANUAL",
+            read: async () => {
+              snapshot = await readVcdInventory(client, { parallelVms: 4 });
+              return snapshot;
+            },
+          });
+          // TRAP: SPEC §4 — no session is ever left behind, whatever failed.
+          expect(standin.openSessions, "Director sessions left open").toBe(0);
+          return result;
+        };
+        try {
+          const first = await sync();
+          expect(first.outcome, first.message).toBe("SUCCESS");
+          const known = await presentRows(db.prisma, connectionId);
+          model.vms.forEach((vm, i) => {
+            if (i % sc.removeEvery === 0) model.removeVm(vm.id);
+            else if (i % 3 === 1) model.renameVm(vm.id, `${vm.name}-renamed`);
+          });
+          installFault(standin, sc.fault, sc.nth);
+          const before = await inventoryDigest(db.prisma, connectionId);
+          const second = await sync();
+          await expectSyncInvariants(db.prisma, connectionId, before, second.outcome, snapshot);
+          const after = await presentRows(db.prisma, connectionId);
+          const live = new Set(model.vms.map((vm) => `urn:vcloud:vm:${vm.id}`));
+          for (const id of known.keys()) {
+            if (live.has(id)) expect(after.has(id), `live VM ${id} was removed`).toBe(true);
+          }
+          standin.faults.clear();
+          const third = await sync();
+          expect(third.outcome, third.message).toBe(third.guardFired ? "PARTIAL" : "SUCCESS");
+          if (!third.guardFired) {
+            const rows = await presentRows(db.prisma, connectionId);
+            const expected = model.vms
+              .filter((vm) => !model.vapp(vm.vappId)?.template)
+              .map((vm) => `urn:vcloud:vm:${vm.id}`);
+            expect([...rows.keys()].sort()).toEqual(expected.sort());
+          }
+          const fourth = await sync();
+          expect(fourth.counts.rowsWritten, "the same input twice writes nothing").toBe(0);
+        } finally {
+          await client.close();
+          await standin.close();
+        }
+      }),
+      E2E_RUNS,
+    );
+  });
+});
+
+function installFault(
+  standin: Awaited<ReturnType<typeof createVcdStandin>>,
+  kind: (typeof FAULTS)[number],
+  nth: number,
+) {
+  const query = "/api/query";
+  if (kind === "page-500") standin.faults.fail(query, 500, { nth, times: 10 });
+  // An expired session answers 401 part-way through the read.
+  else if (kind === "page-401") standin.faults.fail(query, 401, { nth, times: 10 });
+  else if (kind === "truncate") standin.faults.truncate(query, { nth, times: 10 });
+  else if (kind === "html") standin.faults.html(query, { status: 502, nth, times: 10 });
+  else if (kind === "reset") standin.faults.reset(query, { nth, times: 10 });
+  else if (kind === "section-500")
+    standin.faults.fail("/api/vApp/**/networkConnectionSection/", 500, { nth });
+  else if (kind === "login-503")
+    standin.faults.fail("/cloudapi/1.0.0/sessions", 503, { method: "POST" });
+}
