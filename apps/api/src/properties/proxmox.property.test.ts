@@ -245,7 +245,7 @@ describe("property: Proxmox stand-in → adapter → runSync", () => {
       }),
       E2E_RUNS,
     );
-  });
+  }, 300_000);
 });
 
 function installFault(
