@@ -180,7 +180,7 @@ afterAll(async () => {
 const FAULTS = [
   "none",
   "page-500",
-  "page-401",
+  "session-expires",
   "truncate",
   "html",
   "section-500",
