@@ -1,21 +1,11 @@
 import { createProxmoxClient, privilegeWarning, readProxmoxInventory } from "@hyperlens/proxmox";
-import { connectionSettings } from "../services/connections.ts";
-import type { SourceDriver } from "./source-driver.ts";
+import { httpOptionsFor, type SourceDriver } from "./source-driver.ts";
 
 /** Proxmox VE: API token or user + password (ticket) login; read-only. */
 export const proxmoxDriver: SourceDriver = {
-  open(connection, secret, { logger, correlationId, metrics }) {
+  open(connection, secret, context) {
     const client = createProxmoxClient({
-      http: {
-        connectionId: connection.id,
-        baseUrl: connection.baseUrl,
-        verifyTls: connection.verifyTls,
-        caPem: connection.caPem,
-        logger,
-        correlationId,
-        ...(metrics ? { metrics } : {}),
-        concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
-      },
+      http: httpOptionsFor(connection, context),
       auth: connection.tokenId
         ? { kind: "token", tokenId: `${connection.username}!${connection.tokenId}`, secret }
         : { kind: "password", username: connection.username, password: secret },

@@ -4,6 +4,7 @@
 import type { Connection } from "@hyperlens/db";
 import type { HyperLogger, HyperMetrics } from "@hyperlens/hyper-http";
 import type { SourceSnapshot, SyncProgressEvent } from "@hyperlens/shared";
+import { connectionSettings } from "../services/connections.ts";
 
 /** An open session with one hypervisor connection. */
 export interface SourceSession {
@@ -15,16 +16,32 @@ export interface SourceSession {
   close(): Promise<void>;
 }
 
+/** What a driver gets besides the connection and its secret. */
+export interface SourceContext {
+  logger: HyperLogger;
+  correlationId: string;
+  /** Counts each hypervisor call into the app's metrics; pass it to the HTTP options. */
+  metrics?: HyperMetrics;
+}
+
 /** Opens sessions for one kind of connection. */
 export interface SourceDriver {
-  open(
-    connection: Connection,
-    secret: string,
-    context: {
-      logger: HyperLogger;
-      correlationId: string;
-      /** Counts each hypervisor call into the app's metrics; pass it to the HTTP options. */
-      metrics?: HyperMetrics;
-    },
-  ): SourceSession;
+  open(connection: Connection, secret: string, context: SourceContext): SourceSession;
+}
+
+/** The one-door HTTP options every driver builds from a stored connection. */
+export function httpOptionsFor(
+  connection: Connection,
+  { logger, correlationId, metrics }: SourceContext,
+) {
+  return {
+    connectionId: connection.id,
+    baseUrl: connection.baseUrl,
+    verifyTls: connection.verifyTls,
+    caPem: connection.caPem,
+    logger,
+    correlationId,
+    ...(metrics ? { metrics } : {}),
+    concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
+  };
 }

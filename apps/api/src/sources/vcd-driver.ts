@@ -1,21 +1,12 @@
 import { createVcdClient, readVcdInventory } from "@hyperlens/vcd";
-import { connectionSettings } from "../services/connections.ts";
-import type { SourceDriver } from "./source-driver.ts";
+import { httpOptionsFor, type SourceDriver } from "./source-driver.ts";
 
 /** VMware Cloud Director: a session per Test or sync, always logged out (SPEC §4). */
 export const vcdDriver: SourceDriver = {
-  open(connection, secret, { logger, correlationId, metrics }) {
+  open(connection, secret, context) {
+    const { logger } = context;
     const client = createVcdClient({
-      http: {
-        connectionId: connection.id,
-        baseUrl: connection.baseUrl,
-        verifyTls: connection.verifyTls,
-        caPem: connection.caPem,
-        logger,
-        correlationId,
-        ...(metrics ? { metrics } : {}),
-        concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
-      },
+      http: httpOptionsFor(connection, context),
       credentials: { username: connection.username, password: secret },
       logger,
     });

@@ -1,21 +1,12 @@
 import { createVcenterClient, readVcenterInventory } from "@hyperlens/vcenter";
-import { connectionSettings } from "../services/connections.ts";
-import type { SourceDriver } from "./source-driver.ts";
+import { httpOptionsFor, type SourceDriver } from "./source-driver.ts";
 
 /** vCenter: a session per Test or sync, always deleted afterwards (SPEC §5). */
 export const vcenterDriver: SourceDriver = {
-  open(connection, secret, { logger, correlationId, metrics }) {
+  open(connection, secret, context) {
+    const { logger } = context;
     const client = createVcenterClient({
-      http: {
-        connectionId: connection.id,
-        baseUrl: connection.baseUrl,
-        verifyTls: connection.verifyTls,
-        caPem: connection.caPem,
-        logger,
-        correlationId,
-        ...(metrics ? { metrics } : {}),
-        concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
-      },
+      http: httpOptionsFor(connection, context),
       credentials: { username: connection.username, password: secret },
       logger,
     });
