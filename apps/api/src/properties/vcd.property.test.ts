@@ -16,7 +16,6 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   checkAsyncProperty,
-  checkProperty,
   createConnectionRow,
   E2E_RUNS,
   expectConverges,
