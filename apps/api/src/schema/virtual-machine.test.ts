@@ -40,12 +40,10 @@ async function list(variables: Record<string, unknown>) {
 const names = async (variables: Record<string, unknown>) =>
   (await list(variables)).edges.map((e) => e.node.name);
 
-let pveId = "";
-
 beforeAll(async () => {
   app = await startTestApp({}, { onQuery: (sql) => queries.push(sql) });
   viewer = await app.signedInAs("viewer", { capabilities: ["VIEW_INVENTORY"] });
-  const pve = await seedConnection(app.services, "PROXMOX", "pve", [
+  await seedConnection(app.services, "PROXMOX", "pve", [
     neutralVm("100", {
       name: "web-01",
       cpuCount: 4,
@@ -80,7 +78,6 @@ beforeAll(async () => {
       location: { nodeName: "pve1", clusterName: "lab" },
     }),
   ]);
-  pveId = pve.id;
   await seedConnection(app.services, "VCD", "vcd", [
     neutralVm("urn:vcloud:vm:1", {
       name: "Web-02",
