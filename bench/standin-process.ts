@@ -1,18 +1,38 @@
-// Runs a Proxmox stand-in in its own process, so the benchmark measures Hyperlens, not the
-// stand-in sharing its CPU. Prints {url, caPem} as one JSON line; answers "stats" over IPC.
-import { createProxmoxStandin, generateCluster } from "@hyperlens/standins";
+// Runs a stand-in in its own process, so a benchmark measures Hyperlens, not the stand-in sharing
+// its CPU. Prints {url, caPem} as one JSON line; answers "stats" and "stop" over IPC.
+import {
+  createProxmoxStandin,
+  createVcdStandin,
+  generateCluster,
+  generateDirector,
+} from "@hyperlens/standins";
 
 const options = JSON.parse(process.argv[2] ?? "{}") as {
-  nodes: number;
+  kind: "proxmox" | "vcd";
+  nodes?: number;
   guests: number;
   latencyMs: number;
-  version?: "7.4" | "8.4" | "9.1";
+  maxPageSize?: number;
 };
-const standin = await createProxmoxStandin({
-  cluster: generateCluster({ nodes: options.nodes, guests: options.guests, seed: 42 }),
-  latencyMs: options.latencyMs,
-  version: options.version ?? "9.1",
-});
+
+const standin =
+  options.kind === "vcd"
+    ? await createVcdStandin({
+        model: generateDirector({
+          orgs: 5,
+          vdcsPerOrg: 2,
+          vms: options.guests,
+          edgeGateways: 20,
+          seed: 42,
+        }),
+        latencyMs: options.latencyMs,
+        maxPageSize: options.maxPageSize ?? 25,
+      })
+    : await createProxmoxStandin({
+        cluster: generateCluster({ nodes: options.nodes ?? 10, guests: options.guests, seed: 42 }),
+        latencyMs: options.latencyMs,
+        version: "9.1",
+      });
 process.stdout.write(`${JSON.stringify({ url: standin.url, caPem: standin.caPem })}\n`);
 process.on("message", (message) => {
   if (message === "stats") {
