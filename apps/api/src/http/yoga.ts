@@ -7,6 +7,7 @@ import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
 import { ERROR_CODES } from "@hyperlens/shared";
+import { PothosValidationError } from "@pothos/core";
 import { GraphQLError } from "graphql";
 import { createYoga, type Plugin, useExecutionCancellation } from "graphql-yoga";
 import { authenticate, type Credentials } from "../auth/authenticate.ts";
@@ -58,6 +59,13 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
         // Errors we raised on purpose carry a code and a message for a person; the rest is masked.
         if (error instanceof GraphQLError) {
           const original = error.originalError;
+          // Pothos refuses a malformed or foreign global id before any resolver runs.
+          if (original instanceof PothosValidationError || error instanceof PothosValidationError) {
+            return new GraphQLError(error.message, {
+              ...(error.path ? { path: error.path } : {}),
+              extensions: { code: ERROR_CODES.BAD_USER_INPUT, field: "id" },
+            });
+          }
           if (!original || original instanceof GraphQLError) return error;
         }
         const original = error instanceof GraphQLError ? error.originalError : error;
