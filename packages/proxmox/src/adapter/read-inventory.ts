@@ -1,7 +1,9 @@
 // Reads a whole Proxmox VE cluster into a neutral snapshot (SPEC §3, steps 1–4). Lists that fail
 // are reported as failed, never as empty; offline nodes as offline. Requests are issued together
 // and throttled by hyper-http's per-connection limit, so the pipeline stays full.
+
 import type { ListRead, NeutralNode, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
+import { errorMessage, mapWithLimit } from "@hyperlens/shared";
 import type { ProxmoxClient } from "../client.ts";
 import type { ProxmoxGuestSummary } from "../parse/guest-list.ts";
 import type { ProxmoxNode } from "../parse/nodes.ts";
@@ -27,31 +29,10 @@ export function listKey(node: string, type: "qemu" | "lxc"): string {
   return `${node}/${type}`;
 }
 
-async function mapWithLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 /** `/lxc/{vmid}/interfaces` exists from Proxmox VE 8.1; unknown versions are asked. */
 function offersLxcInterfaces(version: ProxmoxVersion | null): boolean {
   if (version?.major == null || version.minor == null) return true;
   return version.major > 8 || (version.major === 8 && version.minor >= 1);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function toNeutralNode(node: ProxmoxNode, clusterName: string | null): NeutralNode {
@@ -116,8 +97,8 @@ export async function readProxmoxInventory(
           pending.push({ key, type, guests, place: { node: node.node, clusterName } });
         } catch (error) {
           // TRAP: SPEC §3 — a list that failed did not "come back": its guests must not be removed.
-          lists.push({ key, status: "failed", reason: messageOf(error) });
-          emit({ type: "list", key, status: "skipped", reason: messageOf(error) });
+          lists.push({ key, status: "failed", reason: errorMessage(error) });
+          emit({ type: "list", key, status: "skipped", reason: errorMessage(error) });
         }
       }),
     ),
@@ -165,7 +146,7 @@ export async function readProxmoxInventory(
         // A guest whose config could not be read leaves its whole list unconfirmed: storing it
         // without NICs and disks would erase what we knew.
         if (!failures.has(list.key))
-          failures.set(list.key, `guest ${guest.vmid}: ${messageOf(error)}`);
+          failures.set(list.key, `guest ${guest.vmid}: ${errorMessage(error)}`);
         return undefined;
       }
     },

@@ -4,6 +4,7 @@
 
 import { isHyperError } from "@hyperlens/hyper-http";
 import type { ListRead, NeutralEdgeGateway, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
+import { errorMessage, mapWithLimit } from "@hyperlens/shared";
 import type { VcdClient } from "../client.ts";
 import type { VcdVmRecord } from "../parse/vm-records.ts";
 import { mapEdgeGateway, mapEdgeGatewayRecord } from "./map-edge-gateway.ts";
@@ -24,27 +25,6 @@ export interface VcdReadOptions {
   /** VMs whose sections are read at once (default 16); hyper-http still caps per connection. */
   parallelVms?: number;
   signal?: AbortSignal;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-async function mapWithLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
 }
 
 async function readVmList(
@@ -72,7 +52,7 @@ async function readVmList(
   } catch (error) {
     if (options.signal?.aborted) throw error;
     // TRAP: SPEC §4 — a failed page is a failed list, never a shorter one.
-    return failed(`VM query: ${messageOf(error)}`);
+    return failed(`VM query: ${errorMessage(error)}`);
   }
 
   let done = 0;
@@ -94,7 +74,7 @@ async function readVmList(
       if (options.signal?.aborted) throw error;
       // One VM whose sections could not be read fails the whole list, as with Proxmox: storing it
       // without NICs and disks would erase what we knew, and leaving it out would remove it.
-      failure ??= `VM ${record.name} (${record.urn}): ${messageOf(error)}`;
+      failure ??= `VM ${record.name} (${record.urn}): ${errorMessage(error)}`;
       return undefined;
     }
   });
@@ -116,7 +96,7 @@ async function readEdgeGateways(client: VcdClient): Promise<SourceSnapshot["edge
     // Installs without the CloudAPI list answer 404; their query service still lists edges.
     if (!isHyperError(error) || error.errorClass !== "not_found") {
       // TRAP: SPEC §4 — edge gateways are removed only after a complete read of every page.
-      return { isComplete: false, reason: `edge gateways: ${messageOf(error)}`, items: [] };
+      return { isComplete: false, reason: `edge gateways: ${errorMessage(error)}`, items: [] };
     }
   }
   try {
@@ -126,7 +106,7 @@ async function readEdgeGateways(client: VcdClient): Promise<SourceSnapshot["edge
       ? { isComplete: true, items }
       : { isComplete: false, ...(legacy.reason ? { reason: legacy.reason } : {}), items };
   } catch (error) {
-    return { isComplete: false, reason: `edge gateways: ${messageOf(error)}`, items: [] };
+    return { isComplete: false, reason: `edge gateways: ${errorMessage(error)}`, items: [] };
   }
 }
 

@@ -1,6 +1,8 @@
 // Reads a whole vCenter into a neutral snapshot (SPEC §5), inside one session that is always
 // logged out. The VM list is "ok" only when every list part and every VM's details were read.
+
 import type { ListRead, NeutralNode, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
+import { errorMessage, mapWithLimit } from "@hyperlens/shared";
 import type { GuestInterfacesOutcome, VcenterClient } from "../client.ts";
 import type { VcenterHostSummary } from "../parse/inventory-lists.ts";
 import type { Placement } from "../placement.ts";
@@ -21,27 +23,6 @@ export interface VcenterReadOptions {
   /** VMs whose details are read at once (default 16); hyper-http still caps per connection. */
   parallelVms?: number;
   signal?: AbortSignal;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-async function mapWithLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return results;
 }
 
 function toNode(host: VcenterHostSummary, placement: Placement): NeutralNode {
@@ -100,7 +81,7 @@ export async function readVcenterInventory(
     } catch (error) {
       if (options.signal?.aborted) throw error;
       // Without hosts there is neither a split nor a location: the list is unknown, not empty.
-      return failed(`hosts and clusters: ${messageOf(error)}`);
+      return failed(`hosts and clusters: ${errorMessage(error)}`);
     }
     const nodes = hosts.map((host) => toNode(host, placement));
     const hostsById = new Map(hosts.map((h) => [h.host, h]));
@@ -111,7 +92,7 @@ export async function readVcenterInventory(
     } catch (error) {
       if (options.signal?.aborted) throw error;
       // TRAP: SPEC §5 — a failed list read is a failed list, never an empty one.
-      return failed(`VM list: ${messageOf(error)}`, nodes);
+      return failed(`VM list: ${errorMessage(error)}`, nodes);
     }
     // TRAP: SPEC §5 — remove VMs only after a complete read: a part that failed removes nothing.
     if (!listing.isComplete) {
@@ -145,7 +126,7 @@ export async function readVcenterInventory(
         if (options.signal?.aborted) throw error;
         // One VM whose details could not be read fails the whole list, as with the other sources:
         // storing it without NICs and disks would erase what we knew, leaving it out would remove it.
-        failure ??= `VM ${summary.name} (${summary.vm}): ${messageOf(error)}`;
+        failure ??= `VM ${summary.name} (${summary.vm}): ${errorMessage(error)}`;
         return undefined;
       }
     });
