@@ -23,10 +23,14 @@ describe("the hyperlens command", () => {
   let env: Record<string, string>;
 
   // Asynchronous on purpose: the stand-in runs in this process and must keep answering.
-  function cli(args: string[], input?: string): Promise<{ status: number | null; out: string }> {
+  function cli(
+    args: string[],
+    input?: string,
+    overrides: Record<string, string> = {},
+  ): Promise<{ status: number | null; out: string }> {
     return new Promise((resolve) => {
       const child = spawn(process.execPath, ["--import", "tsx", main, ...args], {
-        env: { PATH: process.env.PATH ?? "", ...env },
+        env: { PATH: process.env.PATH ?? "", ...env, ...overrides },
       });
       let out = "";
       child.stdout.on("data", (chunk) => (out += chunk));
@@ -110,4 +114,26 @@ describe("the hyperlens command", () => {
     expect(out).toMatch(/^lab \(PROXMOX\): SUCCESS/m);
     expect(status).toBe(1);
   });
+
+  it("secrets rotate re-seals every secret under the new key: connections still log in, the old key alone no longer decrypts", async () => {
+    const oldKey = env.HYPERLENS_SECRET_KEY ?? "";
+    const newKey = generateSecretKeyText();
+    const rotated = await cli(["secrets", "rotate"], "", {
+      HYPERLENS_SECRET_KEY: newKey,
+      HYPERLENS_SECRET_KEY_PREVIOUS: oldKey,
+    });
+    expect(rotated.out).toMatch(
+      /^Re-sealed 2 connection secret\(s\) with key \S+; 0 already used it\.$/m,
+    );
+    expect(rotated.status).toBe(0);
+
+    const withNewKey = await cli(["sync", "lab"], "", { HYPERLENS_SECRET_KEY: newKey });
+    expect(withNewKey.out).toMatch(/^lab \(PROXMOX\): SUCCESS/m);
+    expect(withNewKey.status).toBe(0);
+
+    const withOldKey = await cli(["sync", "lab"], "", { HYPERLENS_SECRET_KEY: oldKey });
+    expect(withOldKey.out).not.toMatch(/SUCCESS/);
+    expect(withOldKey.status).not.toBe(0);
+    expect(withOldKey.out).toMatch(/secret/i);
+  }, 90_000);
 });
