@@ -1,5 +1,5 @@
 // The web app in Debian's Chromium against the built app served by the real API in demo mode
-// (a Proxmox and a Director stand-in on loopback). Run: node e2e/run.mjs (npm test runs it too).
+// (a Proxmox, a Director and a vCenter stand-in on loopback). Run: node e2e/run.mjs (npm test runs it too).
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -147,8 +147,10 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await panel.waitFor();
     const proxmox = panel.locator('[data-connection="Demo Proxmox cluster"]');
     const director = panel.locator('[data-connection="Demo Cloud Director"]');
+    const vcenter = panel.locator('[data-connection="Demo vCenter"]');
     await proxmox.getByText("Finished").waitFor({ timeout: 60_000 });
     await director.getByText("Finished").waitFor({ timeout: 60_000 });
+    await vcenter.getByText("Finished").waitFor({ timeout: 60_000 });
     // The demo cluster has an offline node: its lists are skipped, so the result is not a plain success.
     await proxmox.getByText("Partial").waitFor();
     await proxmox
@@ -191,6 +193,18 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await drawer.getByRole("heading", { name: "History" }).waitFor();
     await drawer.getByRole("button", { name: "Close" }).first().click();
     await drawer.waitFor({ state: "detached" });
+  });
+
+  test("a vCenter VM is listed with its Source, and only its own NIC's address", async () => {
+    const table = page.getByRole("table", { name: "Virtual machines and containers" });
+    await page.getByRole("searchbox", { name: "Search by name or IP" }).fill("192.168.10.21");
+    await page.waitForURL(/q=192\.168\.10\.21/);
+    await page.getByText(/^1 guest /).waitFor();
+    const row = table.getByRole("row").nth(1);
+    await row.getByRole("cell", { name: "vCenter", exact: true }).waitFor();
+    await row.getByRole("button", { name: /web-01/ }).waitFor();
+    // The guest also reports docker0; an address that is not on one of the VM's own NICs is not shown.
+    assert.doesNotMatch((await row.textContent()) ?? "", /172\.17\./);
   });
 
   test("the Director connection shows its edge gateways", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEMO_PROXMOX_NAME, DEMO_VCD_NAME, startDemo } from "./demo.ts";
+import { DEMO_PROXMOX_NAME, DEMO_VCD_NAME, DEMO_VCENTER_NAME, startDemo } from "./demo.ts";
 import { syncConnection } from "./services/connection-runner.ts";
 import { createTestServices } from "./testing/test-app.ts";
 
@@ -23,6 +23,12 @@ describe("demo mode", () => {
         .done;
       expect(directorResult.outcome).toBe("SUCCESS");
       expect(directorResult.counts.added).toBeGreaterThan(3);
+      const vcenter = await db.prisma.connection.findFirstOrThrow({
+        where: { name: DEMO_VCENTER_NAME },
+      });
+      const vcenterResult = await syncConnection(services, vcenter.id, { trigger: "MANUAL" }).done;
+      expect(vcenterResult.outcome).toBe("SUCCESS");
+      expect(vcenterResult.counts.added).toBeGreaterThan(3);
       await demo.close();
     } finally {
       await db.close();

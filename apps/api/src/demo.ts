@@ -1,14 +1,17 @@
 // Demo mode (HYPERLENS_DEMO): stand-in hypervisors on loopback and connections to them, so a
-// first-time user sees a realistic inventory without a Proxmox or Director at hand.
+// first-time user sees a realistic inventory without a Proxmox, Director or vCenter at hand.
 
 import type { ConnectionKind } from "@hyperlens/shared";
 import {
   createProxmoxStandin,
   createVcdStandin,
+  createVcenterStandin,
   DEFAULT_TOKEN,
   DEFAULT_VCD_USERS,
+  DEFAULT_VCENTER_USERS,
   demoCluster,
   demoDirector,
+  demoVcenter,
 } from "@hyperlens/standins";
 import type { AppServices } from "./context.ts";
 import { type ConnectionInput, saveConnection } from "./services/connections.ts";
@@ -20,6 +23,7 @@ export interface Demo {
 
 export const DEMO_PROXMOX_NAME = "Demo Proxmox cluster";
 export const DEMO_VCD_NAME = "Demo Cloud Director";
+export const DEMO_VCENTER_NAME = "Demo vCenter";
 
 async function pointDemoConnection(
   services: AppServices,
@@ -65,10 +69,24 @@ export async function startDemo(services: AppServices): Promise<Demo> {
       secret: provider.password,
     });
   }
-  services.logger.info({ proxmox: proxmox.url, director: director.url }, "Demo stand-ins running");
+  const vcenter = await createVcenterStandin({ model: demoVcenter(), latencyMs: 5 });
+  const [vcenterUser] = DEFAULT_VCENTER_USERS;
+  if (vcenterUser) {
+    await pointDemoConnection(services, "VCENTER", {
+      name: DEMO_VCENTER_NAME,
+      url: vcenter.url,
+      caPem: vcenter.caPem,
+      username: vcenterUser.user,
+      secret: vcenterUser.password,
+    });
+  }
+  services.logger.info(
+    { proxmox: proxmox.url, director: director.url, vcenter: vcenter.url },
+    "Demo stand-ins running",
+  );
   return {
     close: async () => {
-      await Promise.all([proxmox.close(), director.close()]);
+      await Promise.all([proxmox.close(), director.close(), vcenter.close()]);
     },
   };
 }
