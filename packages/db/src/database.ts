@@ -1,6 +1,5 @@
 // Opens the one database Hyperlens uses: embedded PGlite in a data directory by default, or a
 // PostgreSQL server when a URL is given. Both speak the same SQL and run the same migrations.
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -9,6 +8,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { applyMigrations, pendingMigrations, type SqlExecutor } from "./migrate.ts";
+import { ensurePgliteDataDir } from "./pglite-data-dir.ts";
 import { patchPgliteErrorMapping } from "./pglite-error-map.ts";
 
 export type DatabaseTarget =
@@ -81,9 +81,9 @@ async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Dat
     throw new DatabaseStartupError((error as Error).message);
   }
   const dir = inMemory ? dataDir : path.join(dataDir, "pgdata");
-  if (!inMemory) mkdirSync(dir, { recursive: true });
   let client: PGlite;
   try {
+    if (!inMemory) await ensurePgliteDataDir(dir);
     client = new PGlite(dir);
     await client.waitReady;
   } catch (error) {
