@@ -4,11 +4,12 @@
 
 import { isHyperError } from "@hyperlens/hyper-http";
 import type { ListRead, NeutralEdgeGateway, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
-import { errorMessage, mapWithLimit } from "@hyperlens/shared";
+import { errorMessage } from "@hyperlens/shared";
 import type { VcdClient } from "../client.ts";
 import type { VcdVmRecord } from "../parse/vm-records.ts";
 import { mapEdgeGateway, mapEdgeGatewayRecord } from "./map-edge-gateway.ts";
 import { mapVcdVm } from "./map-vm.ts";
+import { startVmSectionReads } from "./vm-section-reads.ts";
 
 /** The key of Director's one VM list. */
 export const VCD_VM_LIST_KEY = "vms";
@@ -38,50 +39,51 @@ async function readVmList(
     emit({ type: "list", key, status: "skipped", reason });
     return { key, status: "failed", reason };
   };
+  const sections = startVmSectionReads(client, {
+    parallelVms: options.parallelVms ?? 16,
+    ...(options.signal ? { signal: options.signal } : {}),
+    onRead: (done, started) => {
+      if (done % 100 === 0) emit({ type: "vms", done, total: started });
+    },
+  });
+  // Sections of a page are read while the next pages are fetched; whatever happens to the list,
+  // every started read has finished before this returns (the session is logged out after it).
+  const giveUp = async (reason: string): Promise<ListRead> => {
+    sections.stop();
+    await sections.settle();
+    options.signal?.throwIfAborted();
+    return failed(reason);
+  };
   let records: VcdVmRecord[];
   try {
     const listing = await client.listVms({
       onPage: (page, received) => {
         options.signal?.throwIfAborted();
         emit({ type: "pages", received, total: page.total });
+        sections.start(page.vms);
       },
     });
     // TRAP: SPEC §4 — remove VMs only after a complete read: a list whose counts do not add up removes nothing.
-    if (!listing.isComplete) return failed(listing.reason ?? "the VM list was not read completely");
+    if (!listing.isComplete) return giveUp(listing.reason ?? "the VM list was not read completely");
     records = listing.vms;
   } catch (error) {
-    if (options.signal?.aborted) throw error;
-    // TRAP: SPEC §4 — a failed page is a failed list, never a shorter one.
-    return failed(`VM query: ${errorMessage(error)}`);
+    // TRAP: SPEC §4 — a failed page is a failed list, never a shorter one, even with sections read.
+    return giveUp(`VM query: ${errorMessage(error)}`);
   }
 
-  let done = 0;
-  let failure: string | undefined;
-  const vms = await mapWithLimit(records, options.parallelVms ?? 16, async (record) => {
-    if (failure !== undefined) return undefined;
-    options.signal?.throwIfAborted();
-    try {
-      const [section, disks] = await Promise.all([
-        client.networkConnectionSection(record.href),
-        client.disks(record.href),
-      ]);
-      done++;
-      if (done % 100 === 0 || done === records.length) {
-        emit({ type: "vms", done, total: records.length });
-      }
-      return mapVcdVm(record, section, disks, { sessionOrgName });
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      // One VM whose sections could not be read fails the whole list, as with Proxmox: storing it
-      // without NICs and disks would erase what we knew, and leaving it out would remove it.
-      failure ??= `VM ${record.name} (${record.urn}): ${errorMessage(error)}`;
-      return undefined;
-    }
-  });
-  if (failure !== undefined) return failed(failure);
-  const read = vms.filter((vm): vm is NeutralVm => vm !== undefined);
-  emit({ type: "list", key, status: "ok", count: read.length });
-  return { key, status: "ok", vms: read };
+  sections.start(records);
+  const read = await sections.settle();
+  options.signal?.throwIfAborted();
+  if (read === undefined) return failed(sections.failure ?? "the VM sections were not read");
+  const vms: NeutralVm[] = [];
+  for (const record of records) {
+    const found = read.get(record.href);
+    if (!found) return failed(`VM ${record.name} (${record.urn}): its sections were not read`);
+    vms.push(mapVcdVm(record, found.section, found.disks, { sessionOrgName }));
+  }
+  emit({ type: "vms", done: vms.length, total: vms.length });
+  emit({ type: "list", key, status: "ok", count: vms.length });
+  return { key, status: "ok", vms };
 }
 
 async function readEdgeGateways(client: VcdClient): Promise<SourceSnapshot["edgeGateways"]> {
@@ -111,7 +113,7 @@ async function readEdgeGateways(client: VcdClient): Promise<SourceSnapshot["edge
 }
 
 /**
- * Reads every VM (query pages, then each VM's NICs and disks) and every edge gateway, inside one
+ * Reads every VM (query pages, and each VM's NICs and disks as its page arrives) and every edge gateway, inside one
  * session that is logged out afterwards whatever happened. Throws only when the login fails or
  * the read is aborted; a failed page or section becomes a failed list.
  */
