@@ -10,6 +10,7 @@ import { createMetrics } from "./metrics/metrics.ts";
 import { createScheduler } from "./scheduler/scheduler.ts";
 import { createSyncCoordinator, drainSyncs } from "./services/sync-coordinator.ts";
 import { connectRedisSyncEvents, createSyncEvents } from "./services/sync-events.ts";
+import { recoverInterruptedSyncs } from "./services/sync-lease.ts";
 import { hasAnyUser } from "./services/users.ts";
 
 /** A running Hyperlens and how to stop it. */
@@ -25,7 +26,11 @@ export interface RunningApp {
 export async function createServices(
   config: Config,
   logger: Logger,
-  options: { role?: string } = {},
+  options: {
+    role?: string;
+    /** Sees every SQL statement (crash tests). */
+    onQuery?: (sql: string) => void;
+  } = {},
 ): Promise<AppServices> {
   const secrets = new SecretBox(
     loadKeyring({
@@ -43,11 +48,14 @@ export async function createServices(
     : createSyncEvents();
   let db: Awaited<ReturnType<typeof openDatabase>>;
   try {
-    db = await openDatabase(config.database);
+    db = await openDatabase(config.database, options.onQuery ? { onQuery: options.onQuery } : {});
   } catch (error) {
     await events.close();
     throw error;
   }
+  const interrupted = await recoverInterruptedSyncs(db.prisma, db.kind === "pglite");
+  if (interrupted)
+    logger.warn({ runs: interrupted }, "Closed syncs a stopped process left running");
   return {
     db,
     prisma: db.prisma,

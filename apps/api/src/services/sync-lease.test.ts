@@ -13,7 +13,13 @@ import { createTestServices } from "../testing/test-app.ts";
 import { syncConnection } from "./connection-runner.ts";
 import { saveConnection } from "./connections.ts";
 import { createSyncCoordinator } from "./sync-coordinator.ts";
-import { acquireLease, currentLease, releaseLease, renewLease } from "./sync-lease.ts";
+import {
+  acquireLease,
+  currentLease,
+  recoverInterruptedSyncs,
+  releaseLease,
+  renewLease,
+} from "./sync-lease.ts";
 
 let standin: ProxmoxStandin;
 let replicaA: AppServices;
@@ -162,5 +168,36 @@ describe("the sync lease", () => {
       outcome: "FAILED",
       errorClass: "interrupted",
     });
+  });
+
+  it("at start-up on a server, closes runs whose lease is gone and leaves a live lease's run", async () => {
+    const { prisma } = replicaA;
+    const dead = await addConnection("restart-dead");
+    const live = await addConnection("restart-live");
+    const run = (connectionId: string) =>
+      prisma.syncRun.create({ data: { connectionId, trigger: "SCHEDULE", correlationId: "x" } });
+    const [deadRun, liveRun] = [await run(dead), await run(live)];
+    await prisma.syncLease.create({
+      data: { connectionId: dead, holder: "killed", expiresAt: new Date(Date.now() - 1_000) },
+    });
+    await prisma.syncLease.create({
+      data: { connectionId: live, holder: "alive", expiresAt: new Date(Date.now() + 60_000) },
+    });
+    expect(await recoverInterruptedSyncs(prisma, false)).toBe(1);
+    expect(await prisma.syncRun.findUniqueOrThrow({ where: { id: deadRun.id } })).toMatchObject({
+      outcome: "FAILED",
+      errorClass: "interrupted",
+    });
+    expect((await prisma.syncRun.findUniqueOrThrow({ where: { id: liveRun.id } })).outcome).toBe(
+      "RUNNING",
+    );
+    expect((await currentLease(prisma, live))?.holder).toBe("alive");
+
+    // Embedded, this process is the only one: the lease left is a killed process's.
+    expect(await recoverInterruptedSyncs(prisma, true)).toBe(1);
+    expect((await prisma.syncRun.findUniqueOrThrow({ where: { id: liveRun.id } })).outcome).toBe(
+      "FAILED",
+    );
+    expect(await prisma.syncLease.count()).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 // The sync lease: one row per connection in sync_leases, held by one replica while it syncs that
 // connection. Plain SQL on the table, so PGlite and PostgreSQL behave the same (docs/architecture.md,
 // "Leases").
-import type { PrismaClient } from "@hyperlens/db";
+import { Prisma, type PrismaClient } from "@hyperlens/db";
 
 /** Who holds a connection's lease, and the run it is doing (null while the run is being recorded). */
 export interface LeaseHolder {
@@ -79,6 +79,9 @@ export async function currentLease(
   return rows[0];
 }
 
+const INTERRUPTED = Prisma.sql`outcome = 'FAILED', "finishedAt" = now(), "errorClass" = 'interrupted',
+  message = 'Interrupted: the server running this sync stopped before it finished. Nothing was removed by it after its last committed step.'`;
+
 /**
  * Called by a new holder: runs still RUNNING belong to a holder whose lease expired (a replica
  * that died or stalled), so they are closed as FAILED instead of staying RUNNING for ever.
@@ -88,7 +91,29 @@ export async function closeAbandonedRuns(
   connectionId: string,
 ): Promise<number> {
   return prisma.$executeRaw`
-    UPDATE sync_runs SET outcome = 'FAILED', "finishedAt" = now(), "errorClass" = 'interrupted',
-      message = 'Interrupted: the server running this sync stopped before it finished. Nothing was removed by it after its last committed step.'
+    UPDATE sync_runs SET ${INTERRUPTED}
     WHERE "connectionId" = ${connectionId}::uuid AND outcome = 'RUNNING'`;
+}
+
+/**
+ * At start-up: closes the runs of a process that was killed mid-sync, so they do not show as
+ * running until some later sync of their connection takes the lease. `isSoleProcess` (the
+ * embedded database, whose data-directory lock admits one process) means every lease found is a
+ * dead process's and is dropped; on a server only runs whose connection has no live lease are
+ * closed — a live lease may be another replica's sync, and expires if its holder is dead.
+ */
+export async function recoverInterruptedSyncs(
+  prisma: PrismaClient,
+  isSoleProcess: boolean,
+): Promise<number> {
+  // TRAP: SPEC §8 — without this a killed sync stays RUNNING (and, embedded, its lease keeps the
+  // next sync waiting a whole lease life after the restart).
+  if (isSoleProcess) await prisma.$executeRaw`DELETE FROM sync_leases`;
+  // One statement: a run visible to it was created after its lease was taken, so a run of a sync
+  // starting meanwhile is always seen with its live lease and left alone.
+  return prisma.$executeRaw`
+    UPDATE sync_runs SET ${INTERRUPTED}
+    WHERE outcome = 'RUNNING' AND NOT EXISTS (
+      SELECT 1 FROM sync_leases l
+      WHERE l."connectionId" = sync_runs."connectionId" AND l."expiresAt" >= now())`;
 }
