@@ -12,6 +12,7 @@ import { createSyncCoordinator, drainSyncs } from "./services/sync-coordinator.t
 import { connectRedisSyncEvents, createSyncEvents } from "./services/sync-events.ts";
 import { recoverInterruptedSyncs } from "./services/sync-lease.ts";
 import { hasAnyUser } from "./services/users.ts";
+import { startTracing } from "./telemetry/tracing.ts";
 
 /** A running Hyperlens and how to stop it. */
 export interface RunningApp {
@@ -69,11 +70,13 @@ export async function createServices(
       ...(options.role ? { role: options.role } : {}),
     }),
     metrics: createMetrics(),
+    tracing: await startTracing(config.tracing, logger),
   };
 }
 
 /** Closes what {@link createServices} opened. */
 export async function closeServices(services: AppServices): Promise<void> {
+  await services.tracing?.shutdown();
   await services.events.close();
   await services.db.close();
 }

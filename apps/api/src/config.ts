@@ -2,6 +2,11 @@
 // message; secret values are checked for shape and never echoed.
 import path from "node:path";
 import { z } from "zod";
+import {
+  TRACING_VARIABLES,
+  type TracingConfig,
+  tracingConfigFrom,
+} from "./telemetry/tracing-config.ts";
 
 const port = z.coerce
   .number({ error: "must be a number" })
@@ -83,6 +88,7 @@ const schema = z.object({
   HYPERLENS_SYNC_JITTER_SECONDS: seconds(30, 0, 3600),
   HYPERLENS_SYNC_LEASE_SECONDS: seconds(60, 2, 3600),
   HYPERLENS_SHUTDOWN_GRACE_SECONDS: seconds(30, 0, 3600),
+  ...TRACING_VARIABLES,
 });
 
 /** The validated configuration every part of the server reads. */
@@ -116,6 +122,8 @@ export interface Config {
   syncLeaseMs: number;
   /** On SIGTERM, how long a running sync may finish before it is stopped at its safe point. */
   shutdownGraceMs: number;
+  /** OpenTelemetry tracing from the standard OTEL_* variables; null when off (the default). */
+  tracing: TracingConfig | null;
 }
 
 /** A configuration that cannot start the server; the message lists every problem. */
@@ -164,5 +172,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncJitterMs: c.HYPERLENS_SYNC_JITTER_SECONDS * 1000,
     syncLeaseMs: c.HYPERLENS_SYNC_LEASE_SECONDS * 1000,
     shutdownGraceMs: c.HYPERLENS_SHUTDOWN_GRACE_SECONDS * 1000,
+    tracing: tracingConfigFrom(c),
   };
 }

@@ -6,6 +6,7 @@ import type { Logger } from "./logger.ts";
 import type { AppMetrics } from "./metrics/metrics.ts";
 import type { SyncCoordinator } from "./services/sync-coordinator.ts";
 import type { SyncEvents } from "./services/sync-events.ts";
+import type { Tracing } from "./telemetry/tracing.ts";
 
 /** Long-lived dependencies of the server, built once at start-up. */
 export interface AppServices {
@@ -19,6 +20,8 @@ export interface AppServices {
   /** The syncs this replica runs, its lease holder name, and whether it still takes work. */
   syncs: SyncCoordinator;
   metrics: AppMetrics;
+  /** OpenTelemetry tracing; undefined when off (no OTEL_* exporter or endpoint configured). */
+  tracing?: Tracing | undefined;
 }
 
 /** Per-request GraphQL context. */
