@@ -17,6 +17,7 @@ import type { AppServices, Context } from "../context.ts";
 import { useGraphqlMetrics } from "../metrics/graphql-metrics-plugin.ts";
 import { schema } from "../schema/index.ts";
 import { NotFoundError, ShuttingDownError, ValidationError } from "../services/errors.ts";
+import { useGraphqlTracing } from "../telemetry/graphql-tracing-plugin.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 
 /** What the Node adapter passes along with each request. */
@@ -103,6 +104,7 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
       costLimitPlugin({ maxCost: REQUEST_LIMITS.maxCost }),
       useResponseCookies(cookiesOf),
       useGraphqlMetrics(services.metrics),
+      useGraphqlTracing(() => services.tracing),
     ],
     context: async ({ request, req }): Promise<Context> => {
       const responseCookies: string[] = [];

@@ -7,6 +7,8 @@ import { runSync, type SyncResult } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
 import { hyperMetricsOf } from "../metrics/metrics.ts";
 import { driverFor } from "../sources/registry.ts";
+import { traceHypervisorCalls } from "../telemetry/hypervisor-call-spans.ts";
+import { type SyncSpan, startSyncSpan } from "../telemetry/sync-span.ts";
 import { readConnectionSecret } from "./connections.ts";
 import { NotFoundError, ShuttingDownError } from "./errors.ts";
 import { publishProgress } from "./sync-events.ts";
@@ -40,13 +42,18 @@ function openSession(
   connection: Connection,
   secret: string,
   correlationId: string,
+  syncSpan?: SyncSpan,
 ) {
   const driver = driverFor(connection.kind);
   if (!driver)
     throw new NotFoundError(`Connections of kind ${connection.kind} cannot be synced yet.`);
   const logger = services.logger.child({ connectionId: connection.id, correlationId });
+  const tracer = services.tracing?.tracer;
   return driver.open(connection, secret, {
-    logger,
+    logger:
+      tracer && syncSpan
+        ? traceHypervisorCalls(logger, tracer, syncSpan.context, connection)
+        : logger,
     correlationId,
     metrics: hyperMetricsOf(services.metrics),
   });
@@ -187,11 +194,22 @@ function runUnderLease(
   const startedAt = performance.now();
   const done = (async () => {
     const correlationId = randomUUID();
+    const tracer = services.tracing?.tracer;
+    const span = tracer
+      ? startSyncSpan(tracer, {
+          connectionId: id,
+          kind: connection.kind,
+          trigger: options.trigger,
+          isDryRun: options.dryRun ?? false,
+          correlationId,
+        })
+      : undefined;
     let runId: string | null = null;
     const emit = (event: SyncProgressEvent) => {
       if (event.type === "started") {
         runId = event.syncRunId;
         announce(runId);
+        span?.setRunId(runId);
         recordLeaseRun(prisma, id, syncs.holder, runId).catch((error: unknown) =>
           services.logger.warn(
             { err: error, connectionId: id },
@@ -206,7 +224,7 @@ function runUnderLease(
         event,
       });
     };
-    return runSync({
+    const running = runSync({
       prisma,
       connectionId: id,
       source: connection.kind,
@@ -218,7 +236,7 @@ function runUnderLease(
       signal: controller.signal,
       read: async (readEmit, signal) => {
         const secret = await readConnectionSecret(prisma, services.secrets, id);
-        const session = openSession(services, connection, secret, correlationId);
+        const session = openSession(services, connection, secret, correlationId, span);
         try {
           return await session.read(readEmit, signal);
         } finally {
@@ -227,6 +245,14 @@ function runUnderLease(
         }
       },
     });
+    try {
+      const result = await running;
+      span?.finish(result);
+      return result;
+    } catch (error) {
+      span?.fail(error);
+      throw error;
+    }
   })()
     .then((result) => {
       const source = connection.kind;
