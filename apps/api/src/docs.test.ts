@@ -1,6 +1,7 @@
 // Docs reviewed against the code: every configuration variable is documented in
-// docs/operations.md and README's table, and every variable the docs name exists.
-import { readdirSync, readFileSync } from "node:fs";
+// docs/operations.md and README's table, every variable the docs name exists, and every variable
+// the server's source reads is documented (and every documented direct read really happens).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES } from "./config.ts";
@@ -9,11 +10,15 @@ import { createMetrics } from "./metrics/metrics.ts";
 const root = path.resolve(import.meta.dirname, "../../..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
 
-/** Outside the validated configuration on purpose, and documented in docs/operations.md. */
-const PACKAGING_VARIABLES = ["HYPERLENS_WEB_DIR", "HYPERLENS_MIGRATIONS_DIR", "HYPERLENS_SITE"];
+/**
+ * Read directly (process.env) outside the validated configuration on purpose, and documented in
+ * docs/operations.md.
+ */
+const PACKAGING_VARIABLES = ["HYPERLENS_WEB_DIR", "HYPERLENS_MIGRATIONS_DIR"];
 
 /** Not read by the server: compose interpolation, an integrator's shell, test knobs. */
 const OTHER_VARIABLES = [
+  "HYPERLENS_SITE",
   "HYPERLENS_VERSION",
   "HYPERLENS_TOKEN",
   "HYPERLENS_PROPERTY_RUNS",
@@ -22,7 +27,8 @@ const OTHER_VARIABLES = [
   "HYPERLENS_PROPERTY_PATH",
 ];
 
-const VARIABLE = /\b(?:HYPERLENS_[A-Z0-9_]+|DATABASE_URL|REDIS_URL|NODE_ENV)\b/g;
+const VARIABLE =
+  /\b(?:HYPERLENS_[A-Z0-9_]+|OTEL_[A-Z0-9_]*[A-Z0-9]|DATABASE_URL|REDIS_URL|NODE_ENV)\b/g;
 const named = (text: string) => new Set(text.match(VARIABLE) ?? []);
 
 /** First-column names of the markdown table that follows a heading. */
@@ -73,5 +79,113 @@ describe("the docs and the configuration schema agree", () => {
     const names = new Set(text.match(/^# HELP (hyperlens_\w+)/gm)?.map((l) => l.slice(7)) ?? []);
     expect(names.size).toBeGreaterThan(0);
     for (const name of names) expect(operations, name).toContain(`\`${name}\``);
+  });
+});
+
+/** Source the server and its packages run: no tests, test helpers, benchmarks or generated code. */
+const NOT_SERVER_CODE =
+  /(\.test\.ts$|(^|\/)bench\.ts$|\/(testing|test-support|properties|generated|bench|e2e|scripts)\/)/;
+
+function serverSources(): string[] {
+  const roots = [
+    "apps/api/src",
+    ...readdirSync(path.join(root, "packages")).map((name) => `packages/${name}/src`),
+  ];
+  return roots
+    .filter((dir) => existsSync(path.join(root, dir)))
+    .flatMap((dir) =>
+      readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" }).map(
+        (file) => `${dir}/${file}`,
+      ),
+    )
+    .filter((file) => file.endsWith(".ts") && !NOT_SERVER_CODE.test(file));
+}
+
+const IDENTIFIER = "[A-Za-z_$][\\w$]*";
+
+/**
+ * The environment variables a source text reads: `process.env.X`, `process.env["X"]`,
+ * `const { X, Y: y = 1 } = process.env`, and the same through `const env = process.env`. A read
+ * whose name is computed is returned as `[computed]`, since no list can vouch for it.
+ */
+function envReads(text: string): string[] {
+  const found: string[] = [];
+  const aliases = [
+    ...text.matchAll(
+      new RegExp(`(?:const|let|var)\\s+(${IDENTIFIER})\\s*=\\s*process\\.env\\s*[;\\n]`, "g"),
+    ),
+  ].map((match) => match[1] as string);
+  for (const source of ["process\\.env", ...aliases.map((alias) => `(?<![\\w$.])${alias}`)]) {
+    for (const match of text.matchAll(new RegExp(`${source}\\??\\.(${IDENTIFIER})`, "g"))) {
+      found.push(match[1] as string);
+    }
+    for (const match of text.matchAll(new RegExp(`${source}\\[\\s*([^\\]]*?)\\s*\\]`, "g"))) {
+      const literal = /^(["'`])([^"'`$]+)\1$/.exec(match[1] as string);
+      found.push(literal ? (literal[2] as string) : "[computed]");
+    }
+    for (const match of text.matchAll(
+      new RegExp(`\\{([^{}]*)\\}\\s*=\\s*${source}\\b(?!\\.|\\[)`, "g"),
+    )) {
+      for (const part of (match[1] as string).split(",")) {
+        // A rest element takes every variable: as unknowable as a computed name.
+        const name = /^\s*(\.\.\.)?([A-Za-z_$][\w$]*)/.exec(part);
+        if (name) found.push(name[1] ? "[computed]" : (name[2] as string));
+      }
+    }
+  }
+  return found;
+}
+
+describe("the environment variables the source reads are the documented ones", () => {
+  it("finds every form of read", () => {
+    const sample = [
+      "const port = process.env.PORT_A ?? process.env?.PORT_B;",
+      'const dir = process.env["DIR_C"] ?? process.env[`DIR_D`];',
+      "const { NAME_E, NAME_F: f = 1, ...rest } = process.env;",
+      "const env = process.env;",
+      'const g = env.NAME_G ?? env["NAME_H"];',
+      "const { NAME_I } = env;",
+      "const dynamic = process.env[name];",
+    ].join("\n");
+    expect(envReads(sample).sort()).toEqual(
+      [
+        "DIR_C",
+        "DIR_D",
+        "NAME_E",
+        "NAME_F",
+        "NAME_G",
+        "NAME_H",
+        "NAME_I",
+        "PORT_A",
+        "PORT_B",
+        "[computed]",
+        "[computed]",
+      ].sort(),
+    );
+  });
+
+  const reads = new Map<string, string[]>();
+  for (const file of serverSources()) {
+    for (const name of envReads(read(file))) reads.set(name, [...(reads.get(name) ?? []), file]);
+  }
+
+  it("scans the server and its packages", () => {
+    expect(serverSources()).toEqual(
+      expect.arrayContaining(["apps/api/src/config.ts", "packages/db/src/migrate.ts"]),
+    );
+    expect(serverSources().some((file) => file.endsWith(".test.ts"))).toBe(false);
+  });
+
+  it("every variable read is in the configuration schema or a documented packaging variable", () => {
+    const documented = new Set([...CONFIG_VARIABLES, ...PACKAGING_VARIABLES]);
+    const undocumented = [...reads].filter(([name]) => !documented.has(name));
+    expect(
+      undocumented.map(([name, files]) => `${name} (read in ${files.join(", ")})`),
+      "document it in config.ts and docs/operations.md, or route it through loadConfig",
+    ).toEqual([]);
+  });
+
+  it("every documented packaging variable is really read by the source", () => {
+    expect(PACKAGING_VARIABLES.filter((name) => !reads.has(name))).toEqual([]);
   });
 });
