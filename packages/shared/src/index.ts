@@ -1,4 +1,5 @@
 export * from "./capabilities.ts";
 export * from "./error-codes.ts";
+export * from "./host-address.ts";
 export * from "./inventory.ts";
 export * from "./map-with-limit.ts";

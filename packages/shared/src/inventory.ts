@@ -93,7 +93,16 @@ export interface NeutralVm {
    */
   details: JsonObject;
   /** Director VMs: the vCenter and managed-object reference backing them (SPEC §10). */
-  backing?: { vcenterId: string; moref: string };
+  backing?: {
+    /** Director's own id of the vCenter (its vimServer UUID). */
+    vcenterId: string;
+    moref: string;
+    /**
+     * The vCenter's address as `normalizeHost` spells it, when Director's list of registered
+     * vCenters could be read (provider sessions only): what links the VM to a vCenter connection.
+     */
+    vcenterHost?: string;
+  };
 }
 
 /** A hypervisor node (Proxmox node, vCenter host). */
