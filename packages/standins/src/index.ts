@@ -121,6 +121,14 @@ export { DEMO_VCENTER_IDS, demoVcenter } from "./vcenter/demo-vcenter.ts";
 export { type GenerateVcenterOptions, generateVcenter } from "./vcenter/generator.ts";
 export type { VcenterSettings, VcenterWriteAttempt } from "./vcenter/handler.ts";
 export {
+  createInProcessVcenter,
+  type InProcessTransport,
+  type InProcessVcenter,
+  type InProcessVcenterOptions,
+  type TransportRequest,
+  type TransportResponse,
+} from "./vcenter/in-process.ts";
+export {
   type HostConnectionState,
   type VcenterCluster,
   type VcenterDatacenter,
@@ -135,6 +143,15 @@ export {
   type VcenterVmDisk,
   type VcenterVmNic,
 } from "./vcenter/model.ts";
+export {
+  assertModelFitsRelease,
+  DEFAULT_VCENTER_RELEASE,
+  releaseConflict,
+  VCENTER_RELEASES,
+  type VcenterRelease,
+  type VcenterReleaseTraits,
+  vcenterReleaseTraits,
+} from "./vcenter/releases.ts";
 export {
   createVcenterStandin,
   DEFAULT_VCENTER_PASSWORD,

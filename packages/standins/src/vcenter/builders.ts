@@ -30,17 +30,18 @@ export function vcenterNic(
   };
 }
 
-/** A SCSI disk with device key 2000 + index. */
+/** A disk (SCSI unless told otherwise) with device key 2000 + index. */
 export function vcenterDisk(
   vmName: string,
   index: number,
   capacityGiB: number,
   datastore = "datastore1",
+  bus: VcenterVmDisk["bus"] = "SCSI",
 ): VcenterVmDisk {
   return {
     key: String(2000 + index),
     label: `Hard disk ${index + 1}`,
-    bus: "SCSI",
+    bus,
     capacityBytes: capacityGiB * 1024 ** 3,
     vmdkFile: `[${datastore}] ${vmName}/${vmName}${index === 0 ? "" : `_${index}`}.vmdk`,
   };

@@ -15,6 +15,12 @@ import {
   VcenterModel,
   type VcenterVm,
 } from "./model.ts";
+import {
+  DEFAULT_VCENTER_RELEASE,
+  type VcenterRelease,
+  type VcenterReleaseTraits,
+  vcenterReleaseTraits,
+} from "./releases.ts";
 
 /** Options of {@link generateVcenter}. */
 export interface GenerateVcenterOptions {
@@ -28,18 +34,34 @@ export interface GenerateVcenterOptions {
   vms?: number;
   /** PRNG seed; the same seed gives the same inventory. Default 1. */
   seed?: number;
+  /**
+   * The release whose guest OS and hardware versions the VMs get (default
+   * {@link DEFAULT_VCENTER_RELEASE}): 8.0.3 adds AlmaLinux, Rocky, Windows Server 2025, VMX_20/21.
+   */
+  release?: VcenterRelease;
 }
 
 const ROLES = ["web", "api", "db", "cache", "k8s", "ci", "mail", "vpn", "mon", "files"];
-const GUEST_OS = ["UBUNTU_64", "UBUNTU_64", "RHEL_9_64", "DEBIAN_12_64", "WINDOWS_SERVER_2021"];
+const GUEST_OS = ["UBUNTU_64", "UBUNTU_64", "RHEL_9_64", "DEBIAN_11_64", "WINDOWS_SERVER_2021"];
+const GUEST_OS_8 = ["DEBIAN_12_64", "ROCKYLINUX_64", "ALMALINUX_64", "WINDOWS_SERVER_2025"];
 const MEMORY_MIB = [1024, 2048, 4096, 4096, 8192, 16384];
 const DISK_GIB = [20, 40, 40, 80, 100, 250];
 const FOLDERS = ["prod", "dev", "infra"];
 
+/** Guest OS and hardware versions of one release, the newest most often. */
+function releasePools(traits: VcenterReleaseTraits) {
+  const newest = traits.hardwareVersions.slice(-3);
+  return {
+    guestOs: [...GUEST_OS, ...GUEST_OS_8.filter((os) => traits.addedGuestOs.includes(os))],
+    hardware: [traits.defaultHardwareVersion, traits.defaultHardwareVersion, ...newest],
+  };
+}
+
 /**
  * A deterministic vCenter of any size for scale tests and benchmarks (10,000 VMs build in well
  * under a second): powered-off VMs, running VMs with Tools stopped, docker0 and vEthernet guest
- * interfaces that are not VM NICs, and MACs reported in upper case by some guests.
+ * interfaces that are not VM NICs, MACs reported in upper case by some guests, NVMe disks, and
+ * the guest OS and hardware versions of the chosen release.
  */
 export function generateVcenter(options: GenerateVcenterOptions = {}): VcenterModel {
   const random = new SeededRandom(options.seed ?? 1);
@@ -47,6 +69,7 @@ export function generateVcenter(options: GenerateVcenterOptions = {}): VcenterMo
   const clustersPerDc = options.clustersPerDc ?? 2;
   const hostsPerCluster = options.hostsPerCluster ?? 3;
   const vmCount = options.vms ?? 100;
+  const pools = releasePools(vcenterReleaseTraits(options.release ?? DEFAULT_VCENTER_RELEASE));
 
   const datacenters: VcenterDatacenter[] = [];
   const clusters: VcenterCluster[] = [];
@@ -94,7 +117,7 @@ export function generateVcenter(options: GenerateVcenterOptions = {}): VcenterMo
     );
     const powerState = random.chance(0.2) ? "POWERED_OFF" : "POWERED_ON";
     const isToolsRunning = powerState === "POWERED_ON" && !random.chance(0.05);
-    const guestOs = random.pick(GUEST_OS);
+    const guestOs = random.pick(pools.guestOs);
     const upperCaseMac = random.chance(0.1);
     const guestInterfaces = nics.map((nic, n) =>
       nicInterface(nic, `10.${20 + n}.${(i >> 8) & 0xff}.${i & 0xff || 1}`, {
@@ -116,12 +139,18 @@ export function generateVcenter(options: GenerateVcenterOptions = {}): VcenterMo
       cpuCount: random.pick([1, 2, 2, 4, 8]),
       memoryMiB: random.pick(MEMORY_MIB),
       guestOs,
-      hardwareVersion: "VMX_19",
+      hardwareVersion: random.pick(pools.hardware),
       instanceUuid: vcenterUuid(random),
       biosUuid: vcenterUuid(random),
       nics,
       disks: Array.from({ length: random.chance(0.3) ? 2 : 1 }, (_, n) =>
-        vcenterDisk(name, n, random.pick(DISK_GIB), `ds-${host.datacenterId}`),
+        vcenterDisk(
+          name,
+          n,
+          random.pick(DISK_GIB),
+          `ds-${host.datacenterId}`,
+          random.chance(0.15) ? "NVME" : "SCSI",
+        ),
       ),
       guestInterfaces,
     });

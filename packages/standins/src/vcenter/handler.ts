@@ -1,5 +1,6 @@
 import type { StandinHandler, StandinReply, StandinRequest } from "../http/reply.ts";
 import type { VcenterModel, VcenterVm } from "./model.ts";
+import type { VcenterReleaseTraits } from "./releases.ts";
 import {
   clusterOfVm,
   clusterSummary,
@@ -15,6 +16,12 @@ import type { VcenterSession, VcenterSessions } from "./sessions.ts";
 export interface VcenterSettings {
   /** Most VMs `GET /api/vcenter/vm` answers; more matching ones get 500 (vCenter: 4,000). */
   vmListCap: number;
+  /**
+   * Past the cap, answer the first `vmListCap` matches with 200 instead of the 500. No vCenter
+   * release does this; it stands for a proxy or build that cuts the list silently, which a
+   * client must not take for the whole list.
+   */
+  cutsListAtCap?: boolean;
 }
 
 /** A request the stand-in refused because it would change something. */
@@ -28,6 +35,8 @@ export interface VcenterWriteAttempt {
 /** What {@link vcenterHandler} needs. */
 export interface VcenterHandlerDeps {
   model: VcenterModel;
+  /** The release whose answers are imitated. */
+  release: VcenterReleaseTraits;
   sessions: VcenterSessions;
   settings: VcenterSettings;
   writeAttempts: VcenterWriteAttempt[];
@@ -72,7 +81,7 @@ const notFound = (what: string, id: string) =>
  * otherwise), logout, refusal of every other write, then the routes (404 when none).
  */
 export function vcenterHandler(deps: VcenterHandlerDeps): StandinHandler {
-  const { model, sessions, settings } = deps;
+  const { model, sessions, settings, release } = deps;
 
   return (request) => {
     const { method, path } = request;
@@ -127,7 +136,7 @@ export function vcenterHandler(deps: VcenterHandlerDeps): StandinHandler {
       const id = decodeURIComponent(vmMatch[1]);
       const vm = model.vm(id);
       if (!vmMatch[2]) {
-        return vm ? jsonReply(vmInfo(vm), "GET /api/vcenter/vm/{vm}") : notFound("vm", id);
+        return vm ? jsonReply(vmInfo(vm, release), "GET /api/vcenter/vm/{vm}") : notFound("vm", id);
       }
       const route = "GET /api/vcenter/vm/{vm}/guest/networking/interfaces";
       if (!vm) return { ...notFound("vm", id), route };
@@ -238,6 +247,9 @@ export function vcenterHandler(deps: VcenterHandlerDeps): StandinHandler {
         passes(folders, vm.folderId) &&
         passes(powerStates, vm.powerState),
     );
+    if (matches.length > settings.vmListCap && settings.cutsListAtCap) {
+      return jsonReply(matches.slice(0, settings.vmListCap).map(vmSummary), route);
+    }
     if (matches.length > settings.vmListCap) {
       return vsphereError(
         "UNABLE_TO_ALLOCATE_RESOURCE",

@@ -1,6 +1,7 @@
 // The JSON shapes of the vSphere Automation API (7.0.3 / 8.0): plain arrays for lists, VM.Info
 // with nics/disks keyed by device key, guest interfaces with `nic` only on virtual NICs.
 import type { VcenterCluster, VcenterHost, VcenterModel, VcenterVm } from "./model.ts";
+import type { VcenterReleaseTraits } from "./releases.ts";
 
 /** VM.Summary; `cpu_count`/`memory_size_MiB` left out when unknown, as vCenter does. */
 export function vmSummary(vm: VcenterVm): Record<string, unknown> {
@@ -20,8 +21,32 @@ function busAddress(index: number, bus: string): Record<string, unknown> {
     : { [key]: { bus: 0, unit: index } };
 }
 
-/** VM.Info, shaped like the recorded `vcenter_vm/GET.200.vm-1049.json`. */
-export function vmInfo(vm: VcenterVm): Record<string, unknown> {
+/** The disk controllers VM.Info lists: one per bus its disks use (NVMe from vSphere API 7.0.0.1). */
+function adapters(vm: VcenterVm, bus: "SCSI" | "SATA" | "NVME"): Record<string, unknown> {
+  if (!vm.disks.some((disk) => disk.bus === bus)) return {};
+  switch (bus) {
+    case "SCSI":
+      return {
+        "1000": {
+          label: "SCSI controller 0",
+          type: "PVSCSI",
+          scsi: { bus: 0, unit: 7 },
+          pci_slot_number: 160,
+          sharing: "NONE",
+        },
+      };
+    case "SATA":
+      return { "15000": { label: "SATA controller 0", type: "AHCI", bus: 0, pci_slot_number: 32 } };
+    case "NVME":
+      return { "31000": { label: "NVMe controller 0", bus: 0, pci_slot_number: 224 } };
+  }
+}
+
+/**
+ * VM.Info, shaped like the recorded `vcenter_vm/GET.200.vm-1049.json` (a vCenter 7); vCenter 8's
+ * NICs also carry `upt_v2_compatibility_enabled`.
+ */
+export function vmInfo(vm: VcenterVm, release: VcenterReleaseTraits): Record<string, unknown> {
   const nics = Object.fromEntries(
     vm.nics.map((nic, index) => [
       nic.key,
@@ -41,6 +66,7 @@ export function vmInfo(vm: VcenterVm): Record<string, unknown> {
         state: vm.powerState === "POWERED_ON" && nic.isConnected ? "CONNECTED" : "NOT_CONNECTED",
         type: nic.type,
         upt_compatibility_enabled: false,
+        ...(release.nicHasUptV2 ? { upt_v2_compatibility_enabled: false } : {}),
       },
     ]),
   );
@@ -78,9 +104,9 @@ export function vmInfo(vm: VcenterVm): Record<string, unknown> {
     floppies: {},
     parallel_ports: {},
     serial_ports: {},
-    sata_adapters: {},
-    scsi_adapters: {},
-    nvme_adapters: {},
+    sata_adapters: adapters(vm, "SATA"),
+    scsi_adapters: adapters(vm, "SCSI"),
+    nvme_adapters: adapters(vm, "NVME"),
   };
 }
 

@@ -6,6 +6,12 @@ import { standinTls } from "../tls.ts";
 import { demoVcenter } from "./demo-vcenter.ts";
 import { type VcenterSettings, type VcenterWriteAttempt, vcenterHandler } from "./handler.ts";
 import { VcenterModel, type VcenterSpec } from "./model.ts";
+import {
+  assertModelFitsRelease,
+  DEFAULT_VCENTER_RELEASE,
+  type VcenterRelease,
+  vcenterReleaseTraits,
+} from "./releases.ts";
 import { type VcenterSession, VcenterSessions, type VcenterUserSpec } from "./sessions.ts";
 
 /** The password of the default user. */
@@ -20,6 +26,11 @@ export const DEFAULT_VCENTER_USERS: VcenterUserSpec[] = [
 export interface VcenterStandinOptions {
   /** The inventory (a model, or a spec to build one); default {@link demoVcenter}. */
   model?: VcenterModel | VcenterSpec;
+  /**
+   * The release imitated (default {@link DEFAULT_VCENTER_RELEASE}); a model holding a VM only a
+   * later release can hold (e.g. VMX_21 on 7.0.3) is refused with a RangeError.
+   */
+  release?: VcenterRelease;
   /** Accepted users; default {@link DEFAULT_VCENTER_USERS}. */
   users?: VcenterUserSpec[];
   /** Most VMs one list call answers before 500 UNABLE_TO_ALLOCATE_RESOURCE; default 4,000. */
@@ -44,6 +55,8 @@ export interface VcenterStandin {
   port: number;
   /** The live inventory: change it between syncs. */
   model: VcenterModel;
+  /** The release imitated. */
+  release: VcenterRelease;
   /** Live switches (the VM list cap): change them between requests. */
   settings: VcenterSettings;
   /** Fault switches (paths are absolute: `/api/vcenter/vm`, `/api/session`). */
@@ -77,6 +90,8 @@ export async function createVcenterStandin(
       : options.model
         ? new VcenterModel(options.model)
         : demoVcenter();
+  const release = options.release ?? DEFAULT_VCENTER_RELEASE;
+  assertModelFitsRelease(model.vms, release);
   const users = options.users ?? DEFAULT_VCENTER_USERS;
   const sessions = new VcenterSessions(users, now);
   const settings: VcenterSettings = { vmListCap: options.vmListCap ?? 4000 };
@@ -91,13 +106,20 @@ export async function createVcenterStandin(
     port: options.port,
     maxWorkers: options.maxWorkers,
     now,
-    handle: vcenterHandler({ model, sessions, settings, writeAttempts }),
+    handle: vcenterHandler({
+      model,
+      sessions,
+      settings,
+      writeAttempts,
+      release: vcenterReleaseTraits(release),
+    }),
   });
   return {
     url: server.url,
     caPem: tls.caPem,
     port: server.port,
     model,
+    release,
     settings,
     faults,
     requests: server.requests,

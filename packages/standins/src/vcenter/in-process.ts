@@ -1,0 +1,186 @@
+// The vCenter stand-in without a socket: the same handler, sessions, release traits and fault
+// switches as the HTTPS stand-in, answering through a transport hyper-http takes as its
+// dispatcher. Property runs sync thousands of times; TLS handshakes would dominate their time.
+import { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import { FaultSwitches } from "../http/faults.ts";
+import type { StandinReply } from "../http/reply.ts";
+import type { RequestLogEntry } from "../http/request-log.ts";
+import { demoVcenter } from "./demo-vcenter.ts";
+import { type VcenterSettings, type VcenterWriteAttempt, vcenterHandler } from "./handler.ts";
+import { VcenterModel, type VcenterSpec } from "./model.ts";
+import {
+  assertModelFitsRelease,
+  DEFAULT_VCENTER_RELEASE,
+  type VcenterRelease,
+  vcenterReleaseTraits,
+} from "./releases.ts";
+import { DEFAULT_VCENTER_USERS } from "./server.ts";
+import { type VcenterSession, VcenterSessions, type VcenterUserSpec } from "./sessions.ts";
+
+/** One request as hyper-http hands it to its dispatcher (undici's `Dispatcher.request` options). */
+export interface TransportRequest {
+  origin: string | URL;
+  path: string;
+  method: string;
+  headers?: Record<string, string> | null;
+  body?: string | null;
+  signal?: AbortSignal | null;
+}
+
+/** The answer, shaped like undici's `Dispatcher.ResponseData` as far as hyper-http reads it. */
+export interface TransportResponse {
+  statusCode: number;
+  statusText: string;
+  headers: Record<string, string | string[]>;
+  body: Readable;
+}
+
+/** What hyper-http needs of a dispatcher: `request`, and `close` it never calls on one it was given. */
+export interface InProcessTransport {
+  request(request: TransportRequest): Promise<TransportResponse>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link createInProcessVcenter}; every field is optional. */
+export interface InProcessVcenterOptions {
+  model?: VcenterModel | VcenterSpec;
+  release?: VcenterRelease;
+  users?: VcenterUserSpec[];
+  /** Default 4,000. */
+  vmListCap?: number;
+}
+
+/** An in-process vCenter: the parts of {@link VcenterStandin} a property run uses, plus its transport. */
+export interface InProcessVcenter {
+  /** A base URL that only this transport answers. */
+  url: string;
+  model: VcenterModel;
+  release: VcenterRelease;
+  settings: VcenterSettings;
+  /**
+   * Fault switches as on the HTTPS stand-in; without a socket, `hang` fails the call as the
+   * client's headers timeout would and `reset` as a reset connection would, at once.
+   */
+  faults: FaultSwitches;
+  requests: RequestLogEntry[];
+  writeAttempts: VcenterWriteAttempt[];
+  readonly openSessions: number;
+  readonly sessions: readonly VcenterSession[];
+  expireAllSessions(): void;
+  /**
+   * Called as each request arrives, before faults and the handler: a test expires sessions or
+   * aborts its sync at a chosen request with it.
+   */
+  onRequest: ((entry: RequestLogEntry) => void) | undefined;
+  /** Give this to hyper-http as `dispatcher`. */
+  transport: InProcessTransport;
+}
+
+const HTML_PAGE = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>";
+
+// A pushed stream: Readable.from's async generator costs several times more per answer.
+function bodyStream(text: string | undefined): Readable {
+  const stream = new Readable({ read() {} });
+  if (text) stream.push(Buffer.from(text));
+  stream.push(null);
+  return stream;
+}
+
+function networkError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+function lowerCaseKeys<T>(headers: Record<string, T> | null | undefined): Record<string, T> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+/** Creates an {@link InProcessVcenter}. */
+export function createInProcessVcenter(options: InProcessVcenterOptions = {}): InProcessVcenter {
+  const model =
+    options.model instanceof VcenterModel
+      ? options.model
+      : options.model
+        ? new VcenterModel(options.model)
+        : demoVcenter();
+  const release = options.release ?? DEFAULT_VCENTER_RELEASE;
+  assertModelFitsRelease(model.vms, release);
+  const sessions = new VcenterSessions(options.users ?? DEFAULT_VCENTER_USERS, Date.now);
+  const settings: VcenterSettings = { vmListCap: options.vmListCap ?? 4000 };
+  const writeAttempts: VcenterWriteAttempt[] = [];
+  const faults = new FaultSwitches();
+  const requests: RequestLogEntry[] = [];
+  const handle = vcenterHandler({
+    model,
+    sessions,
+    settings,
+    writeAttempts,
+    release: vcenterReleaseTraits(release),
+  });
+
+  async function answer(request: TransportRequest): Promise<TransportResponse> {
+    if (request.signal?.aborted) throw networkError("UND_ERR_ABORTED", "Request aborted");
+    const method = request.method.toUpperCase();
+    const url = new URL(request.path, "https://vcenter.in-process");
+    const entry: RequestLogEntry = {
+      method,
+      path: url.pathname,
+      query: url.search.slice(1),
+      status: 0,
+      at: Date.now(),
+    };
+    requests.push(entry);
+    vcenter.onRequest?.(entry);
+    const fault = faults.take(method, entry.path);
+    if (fault) entry.fault = fault.name;
+    const action = fault?.action;
+    if (action?.kind === "hang") throw networkError("UND_ERR_HEADERS_TIMEOUT", "Headers Timeout");
+    if (action?.kind === "reset") throw networkError("ECONNRESET", "socket hang up");
+    if (action?.kind === "delay") await sleep(action.ms);
+    let reply: StandinReply;
+    if (action?.kind === "status") {
+      reply = { status: action.status, headers: action.headers, body: action.body ?? "" };
+    } else if (action?.kind === "html") {
+      reply = { status: action.status, headers: { "Content-Type": "text/html" }, body: HTML_PAGE };
+    } else {
+      reply = await handle({
+        method,
+        path: entry.path,
+        query: url.searchParams,
+        headers: lowerCaseKeys(request.headers),
+        body: request.body ?? "",
+      });
+      if (action?.kind === "truncate" && reply.body) {
+        reply = { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) };
+      }
+    }
+    entry.route = reply.route;
+    entry.status = reply.status;
+    return {
+      statusCode: reply.status,
+      statusText: reply.reason ?? "",
+      headers: lowerCaseKeys(reply.headers),
+      body: bodyStream(reply.body),
+    };
+  }
+
+  const vcenter: InProcessVcenter = {
+    url: "https://vcenter.in-process",
+    model,
+    release,
+    settings,
+    faults,
+    requests,
+    writeAttempts,
+    get openSessions() {
+      return sessions.open;
+    },
+    get sessions() {
+      return sessions.history;
+    },
+    expireAllSessions: () => sessions.expireAll(),
+    onRequest: undefined,
+    transport: { request: answer, close: async () => {} },
+  };
+  return vcenter;
+}
