@@ -1,15 +1,16 @@
 // Opens the one database Hyperlens uses: embedded PGlite in a data directory by default, or a
 // PostgreSQL server when a URL is given. Both speak the same SQL and run the same migrations.
+// Each driver is imported when its database is opened: a server install never loads PGlite's
+// engine, an embedded one never loads node-postgres.
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
+import type { PGlite } from "@electric-sql/pglite";
+import type pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { applyMigrations, pendingMigrations, type SqlExecutor } from "./migrate.ts";
 import { ensurePgliteDataDir } from "./pglite-data-dir.ts";
 import { patchPgliteErrorMapping } from "./pglite-error-map.ts";
+import { pgliteModule } from "./pglite-module.ts";
 
 export type DatabaseTarget =
   | { kind: "pglite" /** a directory, or "memory://" */; dataDir: string }
@@ -83,8 +84,10 @@ async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Dat
   const dir = inMemory ? dataDir : path.join(dataDir, "pgdata");
   let client: PGlite;
   try {
-    if (!inMemory) await ensurePgliteDataDir(dir);
-    client = new PGlite(dir);
+    const options = { wasmModule: await pgliteModule() };
+    if (!inMemory) await ensurePgliteDataDir(dir, options);
+    const { PGlite } = await import("@electric-sql/pglite");
+    client = new PGlite(dir, options);
     await client.waitReady;
   } catch (error) {
     releaseLock();
@@ -94,6 +97,7 @@ async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Dat
   }
   const executor = pgliteExecutor(client);
   let queue = Promise.resolve();
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const factory = new PrismaPGlite(client);
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
@@ -127,6 +131,7 @@ async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Dat
 }
 
 async function openPostgres(url: string, onQuery?: QueryListener): Promise<Database> {
+  const { default: pg } = await import("pg");
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server must not crash the process.
   pool.on("error", () => {});
@@ -146,6 +151,7 @@ async function openPostgres(url: string, onQuery?: QueryListener): Promise<Datab
       `Could not connect to PostgreSQL at ${describeUrl(url)}: ${(error as Error).message}`,
     );
   }
+  const { PrismaPg } = await import("@prisma/adapter-pg");
   const prisma = createClient(new PrismaPg(pool), onQuery);
   return {
     prisma,

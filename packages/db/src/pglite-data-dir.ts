@@ -3,7 +3,7 @@
 // half-written directory — PG_VERSION already there — that every later open aborts on
 // ("RuntimeError: Aborted()"), so the install never starts again without manual deletion.
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import type { PGliteOptions } from "@electric-sql/pglite";
 
 const isMissingOrEmpty = (dir: string) => !existsSync(dir) || readdirSync(dir).length === 0;
 
@@ -16,6 +16,7 @@ export async function ensurePgliteDataDir(dir: string, options: PGliteOptions = 
   if (!isMissingOrEmpty(dir)) return;
   const staging = `${dir}.initializing`;
   rmSync(staging, { recursive: true, force: true });
+  const { PGlite } = await import("@electric-sql/pglite");
   const client = new PGlite(staging, options);
   await client.waitReady;
   await client.close();

@@ -1,7 +1,6 @@
 // A throw-away database per test file: PGlite in memory by default, or — when DATABASE_URL is
 // set — a fresh database on that PostgreSQL server, dropped again at the end.
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { type Database, openDatabase, type QueryListener } from "./database.ts";
 
 /** A migrated, empty database for one test file, and how to throw it away. */
@@ -19,6 +18,7 @@ function withDatabase(url: string, database: string): string {
 }
 
 async function adminQuery(url: string, sql: string): Promise<void> {
+  const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -1,0 +1,49 @@
+// PGlite 0.3 starts its backend with settings compiled into the WASM binary (`-c
+// shared_buffers=128MB -c wal_buffers=4MB …`). Command-line settings outrank postgresql.conf and
+// ALTER SYSTEM, so nothing at run time can lower them, and the buffer pool alone is a third of the
+// process's memory. The module is therefore compiled once per process from a copy of the binary
+// whose compiled-in settings are rewritten in place (same length, NUL-padded C strings).
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+/** Compiled-in PGlite settings and what the embedded database runs with instead. */
+export const PGLITE_SETTINGS = [
+  // 4,096 pages: an inventory of 50,000 guests stays well within it; the OS caches the data files.
+  { compiled: "shared_buffers=128MB", wanted: "shared_buffers=32MB" },
+  { compiled: "wal_buffers=4MB", wanted: "wal_buffers=1MB" },
+] as const;
+
+/**
+ * The binary with each compiled-in setting replaced. A setting not found exactly once (another
+ * PGlite build) is left as it is: the database still opens, with PGlite's own values.
+ */
+export function rewriteSettings(binary: Uint8Array): Uint8Array {
+  const bytes = Buffer.from(binary);
+  for (const { compiled, wanted } of PGLITE_SETTINGS) {
+    const from = Buffer.from(`${compiled}\0`);
+    const at = bytes.indexOf(from);
+    if (at < 0 || bytes.indexOf(from, at + 1) >= 0 || wanted.length > compiled.length) continue;
+    const to = Buffer.alloc(from.length);
+    to.write(wanted);
+    to.copy(bytes, at);
+  }
+  return bytes;
+}
+
+// Node has WebAssembly at run time; the ES2023 library this repo compiles against only names its types.
+const { WebAssembly: wasm } = globalThis as unknown as {
+  WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> };
+};
+
+let compiled: Promise<WebAssembly.Module> | undefined;
+
+/** PGlite's WASM module with the embedded settings, compiled once and shared by every instance. */
+export function pgliteModule(): Promise<WebAssembly.Module> {
+  compiled ??= (async () => {
+    const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+    const binary = await readFile(path.join(path.dirname(entry), "pglite.wasm"));
+    return wasm.compile(rewriteSettings(binary));
+  })();
+  return compiled;
+}
