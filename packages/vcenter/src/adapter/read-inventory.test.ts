@@ -1,7 +1,12 @@
 // The adapter against the vCenter stand-in: one "vms" list that is ok only after a complete read
 // (cap split by host and folder), locations from the list filters, IPs from the VM's own NICs.
 import type { NeutralVm, SourceSnapshot } from "@hyperlens/shared";
-import { generateVcenter, DEMO_VCENTER_IDS as ids } from "@hyperlens/standins";
+import {
+  generateVcenter,
+  DEMO_VCENTER_IDS as ids,
+  VCENTER_RELEASES,
+  vcenterVm,
+} from "@hyperlens/standins";
 import { describe, expect, it } from "vitest";
 import { setup } from "../test-support/setup.ts";
 import { readVcenterInventory } from "./read-inventory.ts";
@@ -209,5 +214,38 @@ describe("failures part-way", () => {
       hostName: "esxi3.test",
     });
     expect(vms.map((v) => v.externalId)).not.toContain(ids.vmVcls);
+  });
+});
+
+describe.each(VCENTER_RELEASES)("vCenter %s", (release) => {
+  it("reads every VM as served: the release's guest OS and hardware versions, NVMe disks, and values no release knows yet", async () => {
+    const model = generateVcenter({ vms: 40, seed: 6, release });
+    const [host, folder] = [model.hosts[0], model.folders[0]];
+    if (!host || !folder) throw new Error("no host or folder");
+    model.addVm(
+      vcenterVm({
+        id: "vm-future",
+        name: "future",
+        hostId: host.id,
+        folderId: folder.id,
+        guestOs: "FUTURE_OS_64",
+        hardwareVersion: "VMX_99",
+      }),
+    );
+    const { standin, client } = await setup({ model, release });
+    const vms = okVms(await readVcenterInventory(client));
+    expect(vms.map((vm) => vm.externalId).sort()).toEqual(model.vms.map((vm) => vm.id).sort());
+    for (const vm of vms) {
+      const served = model.vm(vm.externalId);
+      expect(vm.guestOs).toBe(served?.guestOs);
+      expect(vm.details).toMatchObject({ vcenter: { hardwareVersion: served?.hardwareVersion } });
+      expect(vm.disks.map((d) => d.busType)).toEqual(served?.disks.map((d) => d.bus.toLowerCase()));
+    }
+    expect(vms.some((vm) => vm.disks.some((d) => d.busType === "nvme"))).toBe(true);
+    const hardware = new Set(
+      vms.map((vm) => (vm.details.vcenter as { hardwareVersion: string }).hardwareVersion),
+    );
+    expect(hardware.has("VMX_21")).toBe(release === "8.0.3");
+    expect(standin.openSessions).toBe(0);
   });
 });

@@ -151,3 +151,42 @@ describe("every fixture is understood", () => {
     expect(allFixtures().filter((f) => !covered.has(f))).toEqual([]);
   });
 });
+
+describe("values a newer vCenter sends", () => {
+  it("enum values past the 7.0.3 schema are read as given, never failing the VM", () => {
+    const recorded = fixtureJson("vcenter_vm/GET.200.vm-1049.json") as Record<string, unknown>;
+    const nic = { ...(recorded.nics as Record<string, Record<string, unknown>>)["4000"] };
+    const disk = { ...(recorded.disks as Record<string, Record<string, unknown>>)["16000"] };
+    const newer = {
+      ...recorded,
+      // vCenter 8.0 values (VMX_21, ALMALINUX_64), then ones no release has yet.
+      guest_OS: "ALMALINUX_64",
+      hardware: { version: "VMX_21", upgrade_policy: "NEVER", upgrade_status: "NONE" },
+      nics: {
+        "4000": { ...nic, upt_v2_compatibility_enabled: false },
+        "4001": {
+          ...nic,
+          type: "VMXNET4",
+          state: "SOMETHING_NEW",
+          backing: { type: "NEW_BACKING" },
+        },
+      },
+      disks: {
+        "16000": { ...disk, type: "NVME", nvme: { bus: 0, unit: 0 } },
+        "16001": { ...disk, type: "CXL", backing: { type: "NEW_DISK" } },
+      },
+    };
+    const info = parseVmInfo(newer, CALL);
+    expect(info).toMatchObject({ guestOs: "ALMALINUX_64", hardwareVersion: "VMX_21" });
+    expect(info.nics.map((n) => [n.key, n.type, n.state, n.backingType])).toEqual([
+      ["4000", "VMXNET3", "NOT_CONNECTED", "STANDARD_PORTGROUP"],
+      ["4001", "VMXNET4", "SOMETHING_NEW", "NEW_BACKING"],
+    ]);
+    expect(info.disks.map((d) => [d.key, d.type, d.backingType])).toEqual([
+      ["16000", "NVME", "VMDK_FILE"],
+      ["16001", "CXL", "NEW_DISK"],
+    ]);
+    const list = parseVmList([{ vm: "vm-1", name: "a", power_state: "SOME_NEW_STATE" }], CALL);
+    expect(list[0]?.powerState).toBe("SOME_NEW_STATE");
+  });
+});

@@ -74,6 +74,8 @@ const disk = z.object({
     .catch(undefined),
 });
 
+// TRAP: SPEC §5 — guest_OS, hardware.version, NIC and disk types are open enums (8.0 added values
+// 7.0 lacks, e.g. ALMALINUX_64, VMX_21): a closed list would drop them or fail a newer vCenter's VMs.
 const info = z.object({
   name: z.string(),
   guest_OS: optionalString,
