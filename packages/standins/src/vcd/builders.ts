@@ -67,6 +67,8 @@ export interface VcdVmSpec {
   disks?: VcdDisk[];
   storageProfileName?: string;
   moref?: string;
+  /** The registered vCenter backing it; default the model's first. */
+  vcenterId?: string;
   hostName?: string;
   datastoreName?: string;
   vmToolsVersion?: string;
@@ -91,6 +93,7 @@ export function vcdVm(spec: VcdVmSpec): VcdVm {
     disks: spec.disks ?? (spec.diskGb ?? [40]).map((gb) => ({ sizeMb: gb * 1024 })),
     storageProfileName: spec.storageProfileName ?? "Gold",
     moref: spec.moref ?? `vm-${Number.parseInt(id.slice(0, 6), 16) % 100000}`,
+    ...(spec.vcenterId === undefined ? {} : { vcenterId: spec.vcenterId }),
     hostName: spec.hostName ?? "esx01.example.com",
     datastoreName: spec.datastoreName ?? "vsanDatastore",
     vmToolsVersion: spec.vmToolsVersion ?? "12352",

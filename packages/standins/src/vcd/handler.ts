@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { StandinHandler, StandinReply, StandinRequest } from "../http/reply.ts";
-import type { DirectorModel, VmPlacement } from "./model.ts";
+import type { DirectorModel, VcdVm, VmPlacement } from "./model.ts";
 import { type NamespaceStyle, prefixesOf } from "./namespaces.ts";
 import { pageWindow, slice } from "./paging.ts";
 import { edgeGatewayJson } from "./render-edge-gateways.ts";
@@ -11,6 +11,7 @@ import {
   queryResultRecords,
   vmRecord,
 } from "./render-query.ts";
+import { virtualCenterJson } from "./render-virtual-centers.ts";
 import { disksXml, networkConnectionSectionXml, vmXml } from "./render-vm.ts";
 import { VcdReplies } from "./replies.ts";
 import type { VcdRole, VcdSession, VcdSessions } from "./sessions.ts";
@@ -32,6 +33,8 @@ export interface VcdSettings {
   maxPageSize: number;
   /** Cap of `pageSize` on `/cloudapi/1.0.0/edgeGateways`. */
   edgeGatewayMaxPageSize: number;
+  /** Cap of `pageSize` on the other CloudAPI lists (`/cloudapi/1.0.0/virtualCenters`). */
+  cloudApiMaxPageSize: number;
   /** Leave `pageCount` out of CloudAPI pages (an API bug go-vcloud-director works around). */
   omitEdgeGatewayPageCount: boolean;
   /** Leave the `Link` headers out of CloudAPI pages (the same bug's other half). */
@@ -136,6 +139,7 @@ export function vcdHandler(deps: VcdHandlerDeps): StandinHandler {
 
     if (path === `${CLOUDAPI}/sessions/current`) return currentSession(context);
     if (path === `${CLOUDAPI}/edgeGateways`) return edgeGateways(context);
+    if (path === `${CLOUDAPI}/virtualCenters`) return virtualCenters(context);
     if (path === "/api/query") return query(context, error);
     const vmMatch =
       /^\/api\/(vApp|vAppTemplate)\/vm-([0-9a-fA-F-]{36})(\/networkConnectionSection\/?|\/virtualHardwareSection\/disks\/?)?$/.exec(
@@ -225,12 +229,17 @@ export function vcdHandler(deps: VcdHandlerDeps): StandinHandler {
       if (type === "adminVM" && session.role !== "provider") {
         return error(403, "This operation is denied.", route);
       }
-      const admin = type === "adminVM" ? model.vcenter : undefined;
-      recordName = type === "adminVM" ? "AdminVMRecord" : "VMRecord";
+      const isAdmin = type === "adminVM";
+      // A VM whose vCenter was unregistered still names it by id, as Director's record does.
+      const vcenterOf = (vm: VcdVm) =>
+        model.vcenterOf(vm) ?? { id: vm.vcenterId ?? model.vcenter.id, name: "" };
+      recordName = isAdmin ? "AdminVMRecord" : "VMRecord";
       rows = [];
       for (const vm of model.vms) {
         const where = model.placement(vm);
-        if (visibleVm(session, where)) rows.push(() => vmRecord(base, vm, where, admin));
+        if (visibleVm(session, where)) {
+          rows.push(() => vmRecord(base, vm, where, isAdmin ? vcenterOf(vm) : undefined));
+        }
       }
     } else if (type === "edgeGateway") {
       recordName = "EdgeGatewayRecord";
@@ -313,36 +322,77 @@ export function vcdHandler(deps: VcdHandlerDeps): StandinHandler {
     return replies.xml("rasdItemsList", disksXml(base, vm, template, p), route);
   }
 
-  function edgeGateways({ request, base, replies, session }: Context): StandinReply {
-    const route = `GET ${CLOUDAPI}/edgeGateways`;
-    if (request.query.get("filter")) {
-      return replies.jsonError(400, "The stand-in does not filter edge gateways", route);
-    }
-    const window = pageWindow(request.query, settings.edgeGatewayMaxPageSize);
-    if (typeof window === "string") return replies.jsonError(400, window, route);
+  function edgeGateways(context: Context): StandinReply {
+    const { session } = context;
     const visible = model.edgeGateways.filter((edge) => {
       const org = model.edgeOrg(edge);
       return org !== undefined && (session.role === "provider" || org.id === session.orgId);
     });
-    const page = slice(visible, window);
+    return cloudApiList(context, {
+      name: "edgeGateways",
+      model: "EdgeGateways",
+      items: visible,
+      render: (edge) => edgeGatewayJson(model, edge),
+      maxPageSize: settings.edgeGatewayMaxPageSize,
+      omitPageCount: settings.omitEdgeGatewayPageCount,
+      omitLinks: settings.omitEdgeGatewayLinks,
+    });
+  }
+
+  function virtualCenters(context: Context): StandinReply {
+    if (context.session.role !== "provider") {
+      const route = `GET ${CLOUDAPI}/virtualCenters`;
+      return context.replies.jsonError(403, "This operation is denied.", route);
+    }
+    return cloudApiList(context, {
+      name: "virtualCenters",
+      model: "VCenterServers",
+      items: model.vcenters,
+      render: virtualCenterJson,
+      maxPageSize: settings.cloudApiMaxPageSize,
+      omitPageCount: false,
+      omitLinks: false,
+    });
+  }
+
+  /** A page of a CloudAPI list with its `Link` headers; `filter` is refused (the stand-in has none). */
+  function cloudApiList<T>(
+    { request, base, replies }: Context,
+    list: {
+      name: string;
+      model: string;
+      items: T[];
+      render: (item: T) => Record<string, unknown>;
+      maxPageSize: number;
+      omitPageCount: boolean;
+      omitLinks: boolean;
+    },
+  ): StandinReply {
+    const route = `GET ${CLOUDAPI}/${list.name}`;
+    if (request.query.get("filter")) {
+      return replies.jsonError(400, `The stand-in does not filter ${list.name}`, route);
+    }
+    const window = pageWindow(request.query, list.maxPageSize);
+    if (typeof window === "string") return replies.jsonError(400, window, route);
+    const page = slice(list.items, window);
     const body: Record<string, unknown> = {
-      resultTotal: visible.length,
+      resultTotal: list.items.length,
       pageCount: page.pageCount,
       page: window.page,
       pageSize: window.pageSize,
       associations: null,
-      values: page.items.map((edge) => edgeGatewayJson(model, edge)),
+      values: page.items.map(list.render),
     };
-    if (settings.omitEdgeGatewayPageCount) delete body.pageCount;
+    if (list.omitPageCount) delete body.pageCount;
     const link = (page: number, rel: string) =>
-      `<${base}${CLOUDAPI}/edgeGateways?page=${page}&pageSize=${window.pageSize}>;rel="${rel}";type="application/json";model="EdgeGateways"`;
+      `<${base}${CLOUDAPI}/${list.name}?page=${page}&pageSize=${window.pageSize}>;rel="${rel}";type="application/json";model="${list.model}"`;
     const links: string[] = [];
     if (window.page < page.pageCount) {
       links.push(link(window.page + 1, "nextPage"), link(page.pageCount, "lastPage"));
     }
     if (window.page > 1) links.push(link(window.page - 1, "previousPage"), link(1, "firstPage"));
     const extra: Record<string, string[]> =
-      links.length > 0 && !settings.omitEdgeGatewayLinks ? { Link: links } : {};
+      links.length > 0 && !list.omitLinks ? { Link: links } : {};
     return replies.json(body, route, extra);
   }
 }

@@ -78,6 +78,8 @@ export interface VcdVm {
   storageProfileName: string;
   /** The backing vCenter's managed object reference, e.g. `vm-1234` (provider queries only). */
   moref: string;
+  /** The {@link VcdVcenter} backing the VM; default the model's first (`model.vcenter`). */
+  vcenterId?: string;
   hostName: string;
   datastoreName: string;
   vmToolsVersion: string;
@@ -101,17 +103,42 @@ export interface VcdEdgeGateway {
   orgVdcNetworkCount: number;
 }
 
-/** The vCenter Server behind the provider VDCs (named in admin queries). */
+/**
+ * A vCenter Server registered in Director: named in admin VM records (`vc` is
+ * `…/api/admin/extension/vimServer/<id>`) and listed to providers at
+ * `GET /cloudapi/1.0.0/virtualCenters`.
+ */
 export interface VcdVcenter {
+  /** The vimServer UUID. */
   id: string;
   name: string;
+  /** The address it was registered with, e.g. `https://vc01.example.test` (may carry `:443` or a path). */
+  url: string;
+  /** The vCenter's own instance UUID; default derived from `id`. */
+  instanceUuid?: string;
+  /** Default `8.0.2`. */
+  version?: string;
+  /** Default true. */
+  isEnabled?: boolean;
+  /** Default true. */
+  isConnected?: boolean;
 }
+
+/** The vCenter a model has when its spec names none. */
+export const DEFAULT_VCD_VCENTER: VcdVcenter = {
+  id: "0b1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+  name: "vc01",
+  url: "https://vc01.example.test",
+};
 
 /** The data a Director model starts from. */
 export interface DirectorSpec {
   /** Site name shown in session answers; default `vcd01`. */
   site?: string;
+  /** The vCenter backing every VM that names none; default {@link DEFAULT_VCD_VCENTER}. */
   vcenter?: VcdVcenter;
+  /** Further registered vCenters (VMs pick one with `vcenterId`). */
+  otherVcenters?: VcdVcenter[];
   orgs: VcdOrg[];
   vdcs: VcdVdc[];
   vdcGroups?: VcdVdcGroup[];
@@ -135,7 +162,9 @@ export interface VmPlacement {
  */
 export class DirectorModel {
   site: string;
+  /** The first registered vCenter, backing every VM that names none; replace or edit it freely. */
   vcenter: VcdVcenter;
+  readonly #otherVcenters = new Map<string, VcdVcenter>();
   readonly #orgs = new Map<string, VcdOrg>();
   readonly #vdcs = new Map<string, VcdVdc>();
   readonly #vdcGroups = new Map<string, VcdVdcGroup>();
@@ -145,13 +174,38 @@ export class DirectorModel {
 
   constructor(spec: DirectorSpec) {
     this.site = spec.site ?? "vcd01";
-    this.vcenter = spec.vcenter ?? { id: "0b1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", name: "vc01" };
+    this.vcenter = spec.vcenter ?? { ...DEFAULT_VCD_VCENTER };
+    for (const vcenter of spec.otherVcenters ?? []) this.addVcenter(vcenter);
     for (const org of spec.orgs) this.addOrg(org);
     for (const vdc of spec.vdcs) this.addVdc(vdc);
     for (const group of spec.vdcGroups ?? []) this.addVdcGroup(group);
     for (const vapp of spec.vapps) this.addVapp(vapp);
     for (const vm of spec.vms) this.addVm(vm);
     for (const edge of spec.edgeGateways ?? []) this.addEdgeGateway(edge);
+  }
+
+  /** Every registered vCenter: {@link DirectorModel.vcenter} first, then the others in insertion order. */
+  get vcenters(): VcdVcenter[] {
+    return [this.vcenter, ...this.#otherVcenters.values()];
+  }
+
+  /** The vCenter backing a VM (its `vcenterId`, else the first); undefined for an unknown id. */
+  vcenterOf(vm: VcdVm): VcdVcenter | undefined {
+    if (vm.vcenterId === undefined || vm.vcenterId === this.vcenter.id) return this.vcenter;
+    return this.#otherVcenters.get(vm.vcenterId);
+  }
+
+  /** Register a further vCenter. */
+  addVcenter(vcenter: VcdVcenter): VcdVcenter {
+    if (vcenter.id === this.vcenter.id) throw new Error(`duplicate vCenter id ${vcenter.id}`);
+    this.#unique(this.#otherVcenters, vcenter.id, "vCenter");
+    this.#otherVcenters.set(vcenter.id, vcenter);
+    return vcenter;
+  }
+
+  /** Unregister a further vCenter; true if it existed. */
+  removeVcenter(id: string): boolean {
+    return this.#otherVcenters.delete(id);
   }
 
   /** Organizations in insertion order. */

@@ -18,7 +18,7 @@ export function vmRecord(
   base: string,
   vm: VcdVm,
   where: VmPlacement,
-  admin: VcdVcenter | undefined,
+  admin: Pick<VcdVcenter, "id" | "name"> | undefined,
 ): QueryRecord {
   const template = where.vapp.template;
   const primary = vm.nics.find((nic) => nic.index === vm.primaryNicIndex) ?? vm.nics[0];

@@ -33,6 +33,8 @@ export interface VcdStandinOptions {
   maxPageSize?: number;
   /** CloudAPI edge gateway page cap; default 128. */
   edgeGatewayMaxPageSize?: number;
+  /** Page cap of the other CloudAPI lists (registered vCenters); default 128. */
+  cloudApiMaxPageSize?: number;
   /** Leave `pageCount` out of edge gateway pages; default false. */
   omitEdgeGatewayPageCount?: boolean;
   /** Leave the `Link` headers out of edge gateway pages; default false. */
@@ -96,6 +98,7 @@ export async function createVcdStandin(options: VcdStandinOptions = {}): Promise
     namespaces: options.namespaces ?? "unusual",
     maxPageSize: options.maxPageSize ?? 128,
     edgeGatewayMaxPageSize: options.edgeGatewayMaxPageSize ?? 128,
+    cloudApiMaxPageSize: options.cloudApiMaxPageSize ?? 128,
     omitEdgeGatewayPageCount: options.omitEdgeGatewayPageCount ?? false,
     omitEdgeGatewayLinks: options.omitEdgeGatewayLinks ?? false,
     apiVersions: options.apiVersions ?? DEFAULT_API_VERSIONS,
