@@ -13,6 +13,9 @@ import {
   type PveVersion,
   proxmoxNode,
   qemuGuest,
+  VCENTER_RELEASES,
+  type VcenterRelease,
+  vcenterReleaseTraits,
 } from "@hyperlens/standins";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { syncConnection, testConnection } from "../services/connection-runner.ts";
@@ -133,24 +136,26 @@ describe.each([
   });
 });
 
-describe("vCenter 7.0 U2+ and 8.0 (the vSphere Automation API under /api)", () => {
-  it("tests, syncs every VM with hosts and logs out", async () => {
+describe.each<VcenterRelease>(VCENTER_RELEASES)("vCenter %s", (release) => {
+  it("tests, syncs every VM with its release's guest OS and hardware version, and logs out", async () => {
     const user = DEFAULT_VCENTER_USERS[0];
     if (!user) throw new Error("the stand-in has no user");
     const model = generateVcenter({
       datacenters: 1,
       clustersPerDc: 1,
       hostsPerCluster: 2,
-      vms: 10,
+      vms: 24,
+      seed: 8,
+      release,
     });
-    const standin = await createVcenterStandin({ model });
+    const standin = await createVcenterStandin({ model, release, vmListCap: 10 });
     closers.push(() => standin.close());
     const connection = await saveConnection(
       app.services.prisma,
       app.services.secrets,
       "VCENTER",
       {
-        name: "vcenter",
+        name: `vcenter-${release}`,
         url: standin.url,
         caPem: standin.caPem,
         username: user.user,
@@ -159,10 +164,30 @@ describe("vCenter 7.0 U2+ and 8.0 (the vSphere Automation API under /api)", () =
       null,
     );
     expect(await testConnection(app.services, connection.id)).toMatchObject({ ok: true });
+    expect(standin.openSessions, "Test logs out").toBe(0);
     const result = await syncConnection(app.services, connection.id, { trigger: "MANUAL" }).done;
     expect(result.outcome).toBe("SUCCESS");
-    expect((await activeVms(connection.id)).length).toBeGreaterThan(0);
+    const vms = await activeVms(connection.id);
+    expect(vms.map((vm) => vm.externalId).sort()).toEqual(model.vms.map((vm) => vm.id).sort());
+    // 8.0 guest OS ids and VMX_20/21 are stored as served; 7.0.3 serves none of them.
+    const added = new Set(vcenterReleaseTraits("8.0.3").addedGuestOs);
+    const newer = vms.filter((vm) => added.has(vm.guestOs ?? ""));
+    const hardware = vms.map(
+      (vm) => (vm.details as { vcenter?: { hardwareVersion?: string } }).vcenter?.hardwareVersion,
+    );
+    if (release === "8.0.3") {
+      expect(newer.length).toBeGreaterThan(0);
+      expect(hardware).toContain("VMX_21");
+    } else {
+      expect(newer).toEqual([]);
+      expect(hardware.filter((v) => v === "VMX_20" || v === "VMX_21")).toEqual([]);
+    }
+    // The 10-VM cap answered 500 and the list was split by host.
+    expect(standin.requests.some((r) => r.path === "/api/vcenter/vm" && r.status === 500)).toBe(
+      true,
+    );
     expect(standin.requests.every((r) => r.path.startsWith("/api/"))).toBe(true);
+    expect(standin.writeAttempts).toEqual([]);
     expect(standin.openSessions).toBe(0);
   });
 });
