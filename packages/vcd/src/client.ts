@@ -7,6 +7,7 @@ import {
 import { VCD_ALLOWED_WRITES } from "./allowed-writes.ts";
 import { DEFAULT_API_VERSION } from "./api-version.ts";
 import { hrefToApiPath } from "./href.ts";
+import { type CloudApiListing, listCloudApiPages } from "./list-cloudapi-pages.ts";
 import {
   type EdgeGatewayListing,
   type EdgeGatewayRecordListing,
@@ -27,6 +28,11 @@ import {
 } from "./parse/network-connections.ts";
 import type { VcdSessionInfo } from "./parse/session.ts";
 import type { VcdApiVersion } from "./parse/versions.ts";
+import {
+  parseVirtualCenterPage,
+  type VcdVirtualCenter,
+  type VirtualCenterPage,
+} from "./parse/virtual-centers.ts";
 import { parseVmQueryPage, type VmQueryPage } from "./parse/vm-records.ts";
 import { createVcdSession, type VcdCredentials } from "./session.ts";
 
@@ -56,6 +62,8 @@ export interface VcdClientOptions {
 export const VM_QUERY_PAGE_SIZE = 128;
 /** CloudAPI lists accept up to 128 per page on most endpoints. */
 export const EDGE_GATEWAY_PAGE_SIZE = 128;
+/** Page size asked of the registered vCenters (an install has a handful). */
+export const VIRTUAL_CENTER_PAGE_SIZE = 128;
 
 /** Typed, read-only Cloud Director client. Reads reject with a HyperError and need an open session. */
 export interface VcdClient {
@@ -63,6 +71,8 @@ export interface VcdClient {
   readonly apiVersion: string;
   /** Provider administrator (org System): sessions/provider and the `adminVM` query. */
   readonly isProvider: boolean;
+  /** Where the client and its adapter report what did not stop a read (a failed logout…). */
+  readonly logger: HyperLogger;
   /** The open session, or null. */
   readonly session: VcdSessionInfo | null;
   login(): Promise<VcdSessionInfo>;
@@ -101,6 +111,13 @@ export interface VcdClient {
   edgeGatewayRecordPage(page: number, pageSize?: number): Promise<EdgeGatewayRecordPage>;
   /** Every page of the legacy edge gateway query, counted against `total`. */
   listEdgeGatewayRecords(): Promise<EdgeGatewayRecordListing>;
+  /** One page of `GET /cloudapi/1.0.0/virtualCenters` (provider sessions; tenants get 403). */
+  virtualCenterPage(
+    page: number,
+    pageSize?: number,
+  ): Promise<VirtualCenterPage & { hasNextPageLink: boolean }>;
+  /** Every vCenter registered in Director; rejects when a page fails. */
+  listVirtualCenters(options?: { pageSize?: number }): Promise<CloudApiListing<VcdVirtualCenter>>;
   /** Logs out if a session is still open (failure logged), then closes the http client if built here. */
   close(): Promise<void>;
 }
@@ -151,20 +168,32 @@ export function createVcdClient(options: VcdClientOptions): VcdClient {
     return parseEdgeGatewayRecords(answer.text(), `GET /api/query?type=edgeGateway&page=${page}`);
   }
 
-  async function edgeGatewayPage(page: number, pageSize = EDGE_GATEWAY_PAGE_SIZE) {
-    const path = "/cloudapi/1.0.0/edgeGateways";
+  /** One page of a CloudAPI list, parsed, with the `Link: rel="nextPage"` flag. */
+  async function cloudApiPage<P>(
+    path: string,
+    page: number,
+    pageSize: number,
+    parse: (body: unknown, call: string) => P,
+  ): Promise<P & { hasNextPageLink: boolean }> {
     const answer = await session.get(path, "json", { page, pageSize });
     return {
-      ...parseEdgeGatewayPage(answer.json(), `GET ${path}?page=${page}`),
+      ...parse(answer.json(), `GET ${path}?page=${page}`),
       hasNextPageLink: hasNextPageLink(answer.headers.link),
     };
   }
+
+  const edgeGatewayPage = (page: number, pageSize = EDGE_GATEWAY_PAGE_SIZE) =>
+    cloudApiPage("/cloudapi/1.0.0/edgeGateways", page, pageSize, parseEdgeGatewayPage);
+
+  const virtualCenterPage = (page: number, pageSize = VIRTUAL_CENTER_PAGE_SIZE) =>
+    cloudApiPage("/cloudapi/1.0.0/virtualCenters", page, pageSize, parseVirtualCenterPage);
 
   return {
     get apiVersion() {
       return session.apiVersion;
     },
     isProvider: session.isProvider,
+    logger,
     get session() {
       return session.info;
     },
@@ -205,6 +234,14 @@ export function createVcdClient(options: VcdClientOptions): VcdClient {
       listEdgeGatewayPages((page) => edgeGatewayPage(page, listOptions.pageSize)),
     edgeGatewayRecordPage,
     listEdgeGatewayRecords: () => listEdgeGatewayRecordPages((page) => edgeGatewayRecordPage(page)),
+    virtualCenterPage,
+    listVirtualCenters: (listOptions = {}) =>
+      listCloudApiPages((page) => virtualCenterPage(page, listOptions.pageSize), {
+        path: "/cloudapi/1.0.0/virtualCenters",
+        noun: "vCenters",
+        itemsOf: (page) => page.virtualCenters,
+        idOf: (v) => v.id,
+      }),
     async close() {
       await logoutQuietly();
       if (ownsHttp) await http.close();

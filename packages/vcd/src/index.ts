@@ -13,9 +13,16 @@ export {
   type VcdClient,
   type VcdClientOptions,
   type VcdHttpOptions,
+  VIRTUAL_CENTER_PAGE_SIZE,
   VM_QUERY_PAGE_SIZE,
 } from "./client.ts";
 export { hrefToApiPath, lastUuid, vmUrnFromHref } from "./href.ts";
+export {
+  type CloudApiListing,
+  type CloudApiListKind,
+  type CloudApiPageRead,
+  listCloudApiPages,
+} from "./list-cloudapi-pages.ts";
 export {
   type EdgeGatewayListing,
   type EdgeGatewayRecordListing,
@@ -24,6 +31,7 @@ export {
 } from "./list-edge-gateways.ts";
 export { listVmPages, type VmListing } from "./list-vms.ts";
 export { type LoginName, parseLoginName } from "./login-name.ts";
+export { type CloudApiPaging, cloudApiPageSchema } from "./parse/cloudapi-page.ts";
 export { parseDisks, type VcdDisk } from "./parse/disks.ts";
 export {
   type EdgeGatewayRecordPage,
@@ -46,5 +54,10 @@ export {
 } from "./parse/network-connections.ts";
 export { parseSession, type VcdSessionInfo } from "./parse/session.ts";
 export { parseSupportedVersions, type VcdApiVersion } from "./parse/versions.ts";
+export {
+  parseVirtualCenterPage,
+  type VcdVirtualCenter,
+  type VirtualCenterPage,
+} from "./parse/virtual-centers.ts";
 export { parseVmQueryPage, type VcdVmRecord, type VmQueryPage } from "./parse/vm-records.ts";
 export type { VcdCredentials } from "./session.ts";

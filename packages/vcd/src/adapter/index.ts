@@ -1,8 +1,15 @@
 export { mapEdgeGateway, mapEdgeGatewayRecord } from "./map-edge-gateway.ts";
-export { mapVcdVm, nicKey, powerState, type VcdVmContext } from "./map-vm.ts";
+export {
+  mapVcdVm,
+  nicKey,
+  powerState,
+  VCENTER_HOST_DETAIL_PATH,
+  type VcdVmContext,
+} from "./map-vm.ts";
 export {
   readVcdInventory,
   VCD_VM_LIST_KEY,
   type VcdReadOptions,
   type VcdReadProgress,
 } from "./read-inventory.ts";
+export { readVcenterHosts } from "./vcenter-hosts.ts";

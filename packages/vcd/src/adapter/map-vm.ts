@@ -94,7 +94,12 @@ function toDisks(disks: readonly VcdDisk[]): NeutralDisk[] {
 export interface VcdVmContext {
   /** Org of a tenant session; a provider session reads `orgName` per record, when present. */
   sessionOrgName: string | null;
+  /** Director's vCenter id → normalised vCenter address (provider sessions; see readVcenterHosts). */
+  vcenterHosts?: ReadonlyMap<string, string>;
 }
+
+/** Where the backing vCenter's normalised address is kept in a Director VM's `details`. */
+export const VCENTER_HOST_DETAIL_PATH = ["vcd", "vcenter", "vcenterHost"] as const;
 
 /** Maps one VM (query record + NIC section + disks) to a {@link NeutralVm}. */
 export function mapVcdVm(
@@ -111,6 +116,7 @@ export function mapVcdVm(
   const vcenterId = record.vcenterHref
     ? (lastUuid(record.vcenterHref) ?? record.vcenterHref)
     : null;
+  const vcenterHost = vcenterId === null ? undefined : context.vcenterHosts?.get(vcenterId);
   const vcd: JsonObject = {
     href: record.href,
     status: record.status,
@@ -137,6 +143,7 @@ export function mapVcdVm(
         ? {
             href: record.vcenterHref,
             name: record.vcenterName,
+            vcenterHost: vcenterHost ?? null,
             moref: record.moref,
             hostName: record.hostName,
             datastoreName: record.datastoreName,
@@ -169,6 +176,8 @@ export function mapVcdVm(
       location: { org: orgName, vdc: record.vdcName, vapp: record.vappName },
       vcd,
     },
-    ...(vcenterId && record.moref ? { backing: { vcenterId, moref: record.moref } } : {}),
+    ...(vcenterId && record.moref
+      ? { backing: { vcenterId, moref: record.moref, ...(vcenterHost ? { vcenterHost } : {}) } }
+      : {}),
   };
 }

@@ -8,7 +8,8 @@ import { errorMessage } from "@hyperlens/shared";
 import type { VcdClient } from "../client.ts";
 import type { VcdVmRecord } from "../parse/vm-records.ts";
 import { mapEdgeGateway, mapEdgeGatewayRecord } from "./map-edge-gateway.ts";
-import { mapVcdVm } from "./map-vm.ts";
+import { mapVcdVm, type VcdVmContext } from "./map-vm.ts";
+import { readVcenterHosts } from "./vcenter-hosts.ts";
 import { startVmSectionReads } from "./vm-section-reads.ts";
 
 /** The key of Director's one VM list. */
@@ -31,7 +32,7 @@ export interface VcdReadOptions {
 async function readVmList(
   client: VcdClient,
   options: VcdReadOptions,
-  sessionOrgName: string | null,
+  context: VcdVmContext,
 ): Promise<ListRead> {
   const emit = options.onProgress ?? (() => {});
   const key = VCD_VM_LIST_KEY;
@@ -79,7 +80,7 @@ async function readVmList(
   for (const record of records) {
     const found = read.get(record.href);
     if (!found) return failed(`VM ${record.name} (${record.urn}): its sections were not read`);
-    vms.push(mapVcdVm(record, found.section, found.disks, { sessionOrgName }));
+    vms.push(mapVcdVm(record, found.section, found.disks, context));
   }
   emit({ type: "vms", done: vms.length, total: vms.length });
   emit({ type: "list", key, status: "ok", count: vms.length });
@@ -113,7 +114,8 @@ async function readEdgeGateways(client: VcdClient): Promise<SourceSnapshot["edge
 }
 
 /**
- * Reads every VM (query pages, and each VM's NICs and disks as its page arrives) and every edge gateway, inside one
+ * Reads every VM (query pages, and each VM's NICs and disks as its page arrives) and every edge
+ * gateway — for a provider, first the registered vCenters, so each VM names its vCenter's address — inside one
  * session that is logged out afterwards whatever happened. Throws only when the login fails or
  * the read is aborted; a failed page or section becomes a failed list.
  */
@@ -124,7 +126,9 @@ export async function readVcdInventory(
   return client.withSession(async (session) => {
     // A provider session's org is System; its VMs belong to the tenants named on each record.
     const sessionOrgName = client.isProvider ? null : session.orgName;
-    const list = await readVmList(client, options, sessionOrgName);
+    const vcenterHosts = await readVcenterHosts(client);
+    options.signal?.throwIfAborted();
+    const list = await readVmList(client, options, { sessionOrgName, vcenterHosts });
     options.signal?.throwIfAborted();
     const edgeGateways = await readEdgeGateways(client);
     return { lists: [list], edgeGateways };

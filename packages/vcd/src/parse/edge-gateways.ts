@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type CloudApiPaging, cloudApiPageSchema, pagingOf } from "./cloudapi-page.ts";
 import { parseWith } from "./malformed.ts";
 
 /** Who owns an edge gateway: a VDC, or a VDC group spanning VDCs (SPEC §10). */
@@ -31,16 +32,11 @@ export interface VcdEdgeGateway {
   uplinks: VcdEdgeUplink[];
 }
 
-/** One page of a CloudAPI list. `pageCount` is missing on some endpoints (a known API bug). */
-export interface EdgeGatewayPage {
-  page: number | null;
-  pageSize: number | null;
-  pageCount: number | null;
-  resultTotal: number | null;
+/** One page of `GET /cloudapi/1.0.0/edgeGateways`. */
+export interface EdgeGatewayPage extends CloudApiPaging {
   gateways: VcdEdgeGateway[];
 }
 
-const count = z.number().int().nonnegative().nullish().catch(null);
 const text = z.string().nullish().catch(null);
 const ref = z.looseObject({ name: text, id: text }).nullish().catch(null);
 
@@ -71,22 +67,13 @@ const gateway = z.looseObject({
   edgeGatewayUplinks: z.array(uplink).nullish().catch(null),
 });
 
-const page = z.looseObject({
-  page: count,
-  pageSize: count,
-  pageCount: count,
-  resultTotal: count,
-  values: z.array(gateway),
-});
+const page = cloudApiPageSchema(gateway);
 
 /** Parses one page of `GET /cloudapi/1.0.0/edgeGateways`. */
 export function parseEdgeGatewayPage(body: unknown, call: string): EdgeGatewayPage {
   const p = parseWith(page, body, call, "edgeGateways");
   return {
-    page: p.page ?? null,
-    pageSize: p.pageSize ?? null,
-    pageCount: p.pageCount ?? null,
-    resultTotal: p.resultTotal ?? null,
+    ...pagingOf(p),
     gateways: p.values.map((g): VcdEdgeGateway => {
       const owner = g.ownerRef?.id ? g.ownerRef : (g.orgVdc ?? null);
       return {
