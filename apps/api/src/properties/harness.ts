@@ -245,8 +245,9 @@ export const worldChanges = fc.array(
 );
 
 /**
- * The hypervisor of a pure run: guest id → the list it is in. Ids are never reused, as
- * Director URNs and vCenter morefs are not (Proxmox reuses a VMID only for a new guest).
+ * The hypervisor of a pure run: guest id → the list (or, for vCenter, the host) it is in. Ids are
+ * never reused, as Director URNs and vCenter morefs are not (Proxmox reuses a VMID only for a new
+ * guest); `idPrefix` makes them look like the source's own (`vm-` for vCenter morefs).
  */
 export class World {
   readonly guests = new Map<string, string>();
@@ -254,11 +255,12 @@ export class World {
   constructor(
     readonly keys: readonly string[],
     initial: number[],
+    readonly idPrefix = "",
   ) {
     for (const list of initial) this.add(list);
   }
   add(list: number): string {
-    const id = String(this.#next++);
+    const id = `${this.idPrefix}${this.#next++}`;
     this.guests.set(id, this.keys[list % this.keys.length] ?? "");
     return id;
   }
@@ -276,6 +278,10 @@ export class World {
   }
   in(key: string): string[] {
     return [...this.guests].filter(([, list]) => list === key).map(([id]) => id);
+  }
+  /** Guest id → the list key it is read in; `listOf` maps a place to its list (default: itself). */
+  lists(listOf: (place: string) => string = (place) => place): Map<string, string> {
+    return new Map([...this.guests].map(([id, place]) => [id, listOf(place)]));
   }
 }
 
@@ -311,17 +317,25 @@ export function expectConverges(
   store: Map<string, StoredVmState>,
   world: World,
   lists: ListRead[],
+  listOf?: (place: string) => string,
 ): void {
+  const onHypervisor = world.lists(listOf);
   const { guardFired } = reconcileInMemory(
     store,
     lists,
-    new Map(world.guests),
-    new Set(world.keys),
+    onHypervisor,
+    new Set(onHypervisor.values()),
   );
   const present = new Map(
     [...store.values()].filter((r) => !r.isRemoved).map((r) => [r.externalId, r.listKey]),
   );
-  for (const [id, list] of world.guests) expect(present.get(id), `guest ${id}`).toBe(list);
+  const misplaced = [...onHypervisor].filter(([id, list]) => present.get(id) !== list);
+  expect(misplaced, "guests not stored on their list after a whole read").toEqual([]);
   if (!guardFired)
     expect(present.size, "stale guests left after a whole read").toBe(world.guests.size);
+  // Idempotence: the same read again may still remove what a fired guard kept (the guard counts
+  // the rows just written), but once applied, a third time writes and removes nothing.
+  reconcileInMemory(store, lists, onHypervisor, new Set(onHypervisor.values()));
+  const again = planReconcile([...store.values()], lists);
+  expect(again.writes.length + again.removals.length, "a repeated read changed rows").toBe(0);
 }
