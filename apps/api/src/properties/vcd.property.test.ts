@@ -108,25 +108,31 @@ async function readList(world: World, faults: ReadFaults | null, cleanCap = 25):
       hasNextPage: offset < total,
     };
   };
+  let listing: Awaited<ReturnType<typeof listVmPages>>;
   try {
-    const listing = await listVmPages(readPage);
-    const seen = new Set(listing.vms.map((vm) => vm.urn));
-    if (listing.isComplete) {
-      // TRAP: SPEC §4 — a read called complete must hold every VM, or the next step removes live VMs.
-      expect([...seen].sort(), "a complete listing missed VMs").toEqual(world.in(KEY).sort());
-    }
-    // Short pages lose nothing: only a failed or empty page, or a VM appearing, may leave it incomplete.
-    const losesRecords =
-      faults !== null &&
-      (faults.failPage !== undefined || faults.emptyPage !== undefined || faults.appearsMidRead);
-    if (!losesRecords)
-      expect(listing.isComplete, "a read that lost nothing must be complete").toBe(true);
-    if (!listing.isComplete)
-      return { key: KEY, status: "failed", reason: listing.reason ?? "incomplete" };
-    return { key: KEY, status: "ok", vms: listing.vms.map((vm) => neutralVm(vm.urn)) };
+    listing = await listVmPages(readPage);
   } catch (error) {
     return { key: KEY, status: "failed", reason: String(error) };
   }
+  // Only the read is in the try: an assertion failing below must fail the run, not the list.
+  const seen = new Set(listing.vms.map((vm) => vm.urn));
+  if (listing.isComplete) {
+    // TRAP: SPEC §4 — a read called complete must hold every VM, or the next step removes live VMs.
+    expect([...seen].sort(), "a complete listing missed VMs").toEqual(world.in(KEY).sort());
+  }
+  // Short pages lose nothing: only a failed or empty page, or a VM appearing, may leave it incomplete.
+  const losesRecords =
+    faults !== null &&
+    (faults.failPage !== undefined ||
+      faults.emptyPage !== undefined ||
+      faults.appearsMidRead ||
+      // A page shortened by the whole cap is an empty page.
+      (faults.shortPage !== undefined && faults.shortPage.by >= faults.cap));
+  if (!losesRecords)
+    expect(listing.isComplete, "a read that lost nothing must be complete").toBe(true);
+  if (!listing.isComplete)
+    return { key: KEY, status: "failed", reason: listing.reason ?? "incomplete" };
+  return { key: KEY, status: "ok", vms: listing.vms.map((vm) => neutralVm(vm.urn)) };
 }
 
 const scenario = fc.record({

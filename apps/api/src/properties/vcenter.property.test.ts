@@ -149,52 +149,54 @@ function vcenterList(w: ListWorld, faults: readonly ListFault[], fired: ListFaul
 /** One listing through the real split logic, checked, as the list the adapter would make of it. */
 async function readList(w: ListWorld, faults: readonly ListFault[]): Promise<ListRead> {
   const fired: ListFault[] = [];
+  let listing: Awaited<ReturnType<typeof readVmListing>>;
   try {
-    const listing = await readVmListing({
+    listing = await readVmListing({
       list: vcenterList(w, faults, fired),
       hosts: w.hosts,
       folders: async () => w.folders,
       cap: w.cap,
       parallel: 2,
     });
-    if (listing.isComplete) {
-      // TRAP: SPEC §5 — a listing called complete must hold every VM, or the sync removes live VMs.
-      expect([...listing.vms.map((v) => v.vm)].sort(), "a complete listing missed VMs").toEqual(
-        [...w.world.guests.keys()].sort(),
-      );
-      const misplaced = [...w.world.guests].filter(([id, host]) => listing.hostOf.get(id) !== host);
-      expect(misplaced, "VMs listed on the wrong host").toEqual([]);
-    }
-    // Liveness: refusals and cut lists of the whole list or a host part are answered by the
-    // split; only a lossy fault or a folder still at the cap may leave the listing incomplete.
-    const count = (pred: (id: string, host: string) => boolean) =>
-      [...w.world.guests].filter(([id, host]) => pred(id, host)).length;
-    const splits = (host: string) =>
-      count((_, on) => on === host) >= w.cap ||
-      fired.some((f) => f.target === "host" && w.hosts[f.index % w.hosts.length] === host);
-    const folderFull = w.hosts.some(
-      (host) =>
-        splits(host) &&
-        w.folders.some(
-          (folder) => count((id, on) => on === host && w.folderOf(id) === folder) >= w.cap,
-        ),
-    );
-    const lossy = fired.some(
-      (f) => f.target === "folder" || (f.kind !== "refuse-500" && f.kind !== "cut-at-cap"),
-    );
-    if (!lossy && !folderFull) {
-      expect(listing.isComplete, `a read that lost nothing is complete (${listing.reason})`).toBe(
-        true,
-      );
-    }
-    if (!listing.isComplete) {
-      return { key: KEY, status: "failed", reason: listing.reason ?? "incomplete" };
-    }
-    return { key: KEY, status: "ok", vms: listing.vms.map((v) => neutralVm(v.vm)) };
   } catch (error) {
     // The whole list failing for another reason than the cap: the adapter makes it a failed list.
+    // (Only the read is in the try: an assertion failing below must fail the run, not the list.)
     return { key: KEY, status: "failed", reason: String(error) };
   }
+  if (listing.isComplete) {
+    // TRAP: SPEC §5 — a listing called complete must hold every VM, or the sync removes live VMs.
+    expect([...listing.vms.map((v) => v.vm)].sort(), "a complete listing missed VMs").toEqual(
+      [...w.world.guests.keys()].sort(),
+    );
+    const misplaced = [...w.world.guests].filter(([id, host]) => listing.hostOf.get(id) !== host);
+    expect(misplaced, "VMs listed on the wrong host").toEqual([]);
+  }
+  // Liveness: refusals and cut lists of the whole list or a host part are answered by the
+  // split; only a lossy fault or a folder still at the cap may leave the listing incomplete.
+  const count = (pred: (id: string, host: string) => boolean) =>
+    [...w.world.guests].filter(([id, host]) => pred(id, host)).length;
+  const splits = (host: string) =>
+    count((_, on) => on === host) >= w.cap ||
+    fired.some((f) => f.target === "host" && w.hosts[f.index % w.hosts.length] === host);
+  const folderFull = w.hosts.some(
+    (host) =>
+      splits(host) &&
+      w.folders.some(
+        (folder) => count((id, on) => on === host && w.folderOf(id) === folder) >= w.cap,
+      ),
+  );
+  const lossy = fired.some(
+    (f) => f.target === "folder" || (f.kind !== "refuse-500" && f.kind !== "cut-at-cap"),
+  );
+  if (!lossy && !folderFull) {
+    expect(listing.isComplete, `a read that lost nothing is complete (${listing.reason})`).toBe(
+      true,
+    );
+  }
+  if (!listing.isComplete) {
+    return { key: KEY, status: "failed", reason: listing.reason ?? "incomplete" };
+  }
+  return { key: KEY, status: "ok", vms: listing.vms.map((v) => neutralVm(v.vm)) };
 }
 
 const listSteps = fc.array(
@@ -490,7 +492,7 @@ function expectTrueToModel(vc: InProcessVcenter, snapshot: SourceSnapshot): void
   }
   if (list?.status !== "ok") return;
   // TRAP: SPEC §5 — a list called ok holds every VM of the vCenter and nothing else.
-  expect(list.vms.map((vm) => vm.externalId).sort()).toEqual(
+  expect(list.vms.map((vm) => vm.externalId).sort(), "an ok list holds every VM").toEqual(
     vc.model.vms.map((vm) => vm.id).sort(),
   );
   for (const read of list.vms) {
