@@ -8,6 +8,7 @@ import "./user.ts";
 import "./connection.ts";
 import "./sync-run.ts";
 import "./virtual-machine.ts";
+import "./cross-source-link.ts";
 import "./hypervisor-node.ts";
 import "./audit-log.ts";
 

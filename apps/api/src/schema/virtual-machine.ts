@@ -195,7 +195,7 @@ builder.prismaNode("VirtualMachine", {
   }),
 });
 
-builder.prismaNode("VirtualMachine", {
+export const VcdVmNode = builder.prismaNode("VirtualMachine", {
   variant: "VcdVm",
   id: { field: "id" },
   authScopes: viewScope,
@@ -212,7 +212,7 @@ builder.prismaNode("VirtualMachine", {
   }),
 });
 
-builder.prismaNode("VirtualMachine", {
+export const VcenterVmNode = builder.prismaNode("VirtualMachine", {
   variant: "VcenterVm",
   id: { field: "id" },
   authScopes: viewScope,

@@ -1,0 +1,31 @@
+// Cross-source identity (SPEC §10): a Director VM and the vCenter VM that backs it, each reachable
+// from the other. The rule lives in services/cross-source-links.ts.
+import { findBackedDirectorVm, findBackingVcenterVm } from "../services/cross-source-links.ts";
+import { builder } from "./builder.ts";
+import { VcdVmNode, VcenterVmNode } from "./virtual-machine.ts";
+
+const viewScope = { VIEW_INVENTORY: true } as const;
+
+builder.prismaObjectField(VcdVmNode, "backingVm", (t) =>
+  t.field({
+    type: VcenterVmNode,
+    nullable: true,
+    authScopes: viewScope,
+    description:
+      "The vCenter VM that backs this Director VM, when its vCenter is also connected (same address) and holds the VM's moref. Needs a provider Director connection, which can read the vCenter's address.",
+    select: { backingMoref: true, details: true, removedAt: true },
+    resolve: (vm, _args, ctx) => findBackingVcenterVm(ctx.prisma, vm),
+  }),
+);
+
+builder.prismaObjectField(VcenterVmNode, "backedDirectorVm", (t) =>
+  t.field({
+    type: VcdVmNode,
+    nullable: true,
+    authScopes: viewScope,
+    description:
+      "The Cloud Director VM this vCenter VM provides, when a provider Director connection names this vCenter and moref.",
+    select: { externalId: true, removedAt: true, connection: { select: { baseUrl: true } } },
+    resolve: (vm, _args, ctx) => findBackedDirectorVm(ctx.prisma, vm),
+  }),
+);

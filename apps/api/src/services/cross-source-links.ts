@@ -1,0 +1,89 @@
+// Cross-source identity (SPEC §10): a Director VM and the vCenter VM backing it are the same
+// machine. Director's admin VM record names the vCenter (by Director's own id) and the moref; the
+// Director sync adds that vCenter's address, read from Director's registered vCenters (provider
+// accounts only). A vCenter connection at the same address, holding a live VM with that moref,
+// completes the link. Both directions answer from the same rule.
+import type { Prisma, PrismaClient, VirtualMachine } from "@hyperlens/db";
+import { normalizeHost } from "@hyperlens/shared";
+import { VCENTER_HOST_DETAIL_PATH } from "@hyperlens/vcd";
+
+/** What a Director VM row must carry for {@link findBackingVcenterVm}. */
+export interface DirectorVmBacking {
+  backingMoref: string | null;
+  details: Prisma.JsonValue;
+  removedAt: Date | null;
+}
+
+/** What a vCenter VM row must carry for {@link findBackedDirectorVm}. */
+export interface VcenterVmIdentity {
+  externalId: string;
+  removedAt: Date | null;
+  connection: { baseUrl: string };
+}
+
+/** The backing vCenter's normalised address a Director sync stored in the VM's details. */
+export function backingVcenterHost(details: Prisma.JsonValue): string | null {
+  let value: Prisma.JsonValue | undefined = details;
+  for (const key of VCENTER_HOST_DETAIL_PATH) {
+    value =
+      value !== null && typeof value === "object" && !Array.isArray(value) ? value[key] : undefined;
+  }
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+/**
+ * The live vCenter VM backing a live Director VM: on a vCenter connection whose address
+ * normalises to the backing vCenter's, with the Director VM's moref as its id. Null when the
+ * vCenter is not connected, the moref is not (or no longer) there, or the Director sync could not
+ * learn the vCenter's address. Two connections to the same vCenter: the first by row id.
+ */
+export async function findBackingVcenterVm(
+  prisma: PrismaClient,
+  vm: DirectorVmBacking,
+): Promise<VirtualMachine | null> {
+  const host = backingVcenterHost(vm.details);
+  if (vm.removedAt !== null || vm.backingMoref === null || host === null) return null;
+  const connectionIds = await vcenterConnectionsAt(prisma, host);
+  if (connectionIds.length === 0) return null;
+  return prisma.virtualMachine.findFirst({
+    where: {
+      source: "VCENTER",
+      connectionId: { in: connectionIds },
+      externalId: vm.backingMoref,
+      // TRAP: SPEC §10 — a removed vCenter VM backs nothing; linking a tombstone shows a machine that is gone.
+      removedAt: null,
+    },
+    orderBy: { id: "asc" },
+  });
+}
+
+/**
+ * The live Director VM a live vCenter VM provides: its moref is the Director VM's backing moref
+ * and its connection's address the backing vCenter's. Looked up by moref (indexed), never by
+ * scanning every Director VM. Several Director connections to one install: the first by row id.
+ */
+export async function findBackedDirectorVm(
+  prisma: PrismaClient,
+  vm: VcenterVmIdentity,
+): Promise<VirtualMachine | null> {
+  const host = normalizeHost(vm.connection.baseUrl);
+  if (vm.removedAt !== null || host === null) return null;
+  return prisma.virtualMachine.findFirst({
+    where: {
+      source: "VCD",
+      backingMoref: vm.externalId,
+      removedAt: null,
+      // TRAP: SPEC §10 — morefs repeat across vCenters ("vm-1001" exists on each); only the address tells them apart.
+      details: { path: [...VCENTER_HOST_DETAIL_PATH], equals: host },
+    },
+    orderBy: { id: "asc" },
+  });
+}
+
+async function vcenterConnectionsAt(prisma: PrismaClient, host: string): Promise<string[]> {
+  const connections = await prisma.connection.findMany({
+    where: { kind: "VCENTER" },
+    select: { id: true, baseUrl: true },
+  });
+  return connections.filter((c) => normalizeHost(c.baseUrl) === host).map((c) => c.id);
+}
