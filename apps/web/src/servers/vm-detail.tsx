@@ -7,10 +7,11 @@ import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
 import { Drawer } from "../ui/drawer.tsx";
 import { powerTone } from "../ui/tone.ts";
+import { type CrossSourceFields, crossSourceText } from "./cross-source-text.ts";
 import { locationText } from "./location-text.ts";
 import { VM_DETAIL } from "./vm-documents.ts";
 
-interface VmDetail extends VmRow {
+interface VmDetail extends VmRow, CrossSourceFields {
   guestOs: string | null;
   isTemplate: boolean;
   tags: string[];
@@ -86,6 +87,11 @@ function Facts(props: { vm: VmDetail }) {
       )}
     </dl>
   );
+}
+
+function CrossSource(props: { vm: CrossSourceFields }) {
+  const text = crossSourceText(props.vm);
+  return text === null ? null : <p>{text}</p>;
 }
 
 function Nics(props: { vm: VmDetail }) {
@@ -198,6 +204,7 @@ export function VmDetailDrawer(props: { row: VmRow; onClose: () => void }) {
       {vm && (
         <>
           <Facts vm={vm} />
+          <CrossSource vm={vm} />
           <Nics vm={vm} />
           <Disks vm={vm} />
           <History vm={vm} />

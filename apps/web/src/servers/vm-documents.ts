@@ -24,6 +24,8 @@ export const VM_DETAIL = `query VmDetail($id: ID!) {
         address prefixLength origin interfaceName nicKey isAccepted rejectReason lastConfirmedAt
       }
       history(first: 50) { at type changes }
+      ... on VcdVm { backingVm { id name connection { name } } }
+      ... on VcenterVm { backedDirectorVm { id name connection { name } } }
     }
   }
 }`;
