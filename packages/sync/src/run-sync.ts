@@ -16,6 +16,7 @@ import {
 } from "./plan.ts";
 import { buildPreview, type SyncPreview } from "./preview.ts";
 import { loadPrevious } from "./previous.ts";
+import { refreshStatistics } from "./refresh-statistics.ts";
 import { chunk } from "./sql.ts";
 import type { WriteContext } from "./write-context.ts";
 import { writeRemovals } from "./write-removals.ts";
@@ -306,6 +307,8 @@ async function reconcile(
         TX_OPTIONS,
       );
     }
+    const rewritten = plan.writes.filter((w) => w.change !== "reconfirmed").length;
+    await refreshStatistics(prisma, rewritten + plan.removals.length);
   }
 
   emit({ type: "phase", phase: "recording" });
