@@ -253,4 +253,33 @@ describe("virtualMachines", () => {
     expect(large).toBe(small);
     expect(large).toBeLessThanOrEqual(12);
   });
+
+  it("loads the Servers page's first page with its total in a fixed number of queries, counting once", async () => {
+    // The web app's page query (apps/web/src/servers/vm-documents.ts); the total in a fragment too.
+    const PAGE = `query($first: Int!, $filter: VirtualMachineFilter) { virtualMachines(first: $first, filter: $filter,
+      orderBy: [{ field: NAME, direction: ASC }]) { totalCount ...total pageInfo { hasNextPage endCursor }
+      edges { node { id name source kind state cpuCount memoryBytes diskTotalBytes lastSeenAt confirmation
+        location { nodeName clusterName datacenterName hostName orgName vdcName vappName }
+        ipAddresses { address } connection { id name } } } } }
+      fragment total on QueryVirtualMachinesConnection { totalCount }`;
+    const statements = async (first: number, filter: Record<string, unknown>) => {
+      queries.length = 0;
+      const res = await app.graphql<Page>(PAGE, { first, filter }, { cookie: viewer });
+      expect(res.body.errors).toBeUndefined();
+      return queries.filter((q) => !/^(BEGIN|COMMIT)/i.test(q));
+    };
+    const isCount = (q: string) => /SELECT COUNT\(\*\)/i.test(q);
+    for (const filter of [{}, { search: "web" }]) {
+      const small = await statements(2, filter);
+      const large = await statements(100, filter);
+      expect(large.length).toBe(small.length);
+      // Auth, the page's ids, its rows, their addresses, their connections, and the total.
+      expect(large.length).toBeLessThanOrEqual(8);
+      expect(large.filter(isCount)).toHaveLength(1);
+    }
+    const withoutTotal = `{ virtualMachines(first: 5) { edges { node { name } } } }`;
+    queries.length = 0;
+    await app.graphql(withoutTotal, {}, { cookie: viewer });
+    expect(queries.filter(isCount)).toHaveLength(0);
+  });
 });

@@ -14,6 +14,7 @@ import {
 } from "./inventory-enums.ts";
 import { buildVmWhere, VirtualMachineFilter } from "./virtual-machine-filter.ts";
 import { buildVmOrder, VirtualMachineOrder } from "./virtual-machine-order.ts";
+import { CountAlongside, findVmPage, selectsField } from "./virtual-machine-page.ts";
 
 const VmLocation = builder
   .objectRef<{
@@ -226,6 +227,8 @@ export const VcenterVmNode = builder.prismaNode("VirtualMachine", {
   }),
 });
 
+const counts = new CountAlongside();
+
 builder.queryField("virtualMachines", (t) =>
   t.prismaConnection(
     {
@@ -240,14 +243,17 @@ builder.queryField("virtualMachines", (t) =>
         filter: t.arg({ type: VirtualMachineFilter, required: false }),
         orderBy: t.arg({ type: [VirtualMachineOrder], required: false }),
       },
-      resolve: (query, _root, args, ctx) =>
-        ctx.prisma.virtualMachine.findMany({
-          ...query,
-          where: buildVmWhere(args.filter),
-          orderBy: buildVmOrder(args.orderBy),
-        }),
+      resolve: (query, _root, args, ctx, info) => {
+        const where = buildVmWhere(args.filter);
+        if (selectsField(info, "totalCount")) {
+          counts.start(args, () => ctx.prisma.virtualMachine.count({ where }));
+        }
+        return findVmPage(ctx.prisma, query, where, buildVmOrder(args.orderBy));
+      },
       totalCount: (_parent, args, ctx) =>
-        ctx.prisma.virtualMachine.count({ where: buildVmWhere(args.filter) }),
+        counts.take(args, () =>
+          ctx.prisma.virtualMachine.count({ where: buildVmWhere(args.filter) }),
+        ),
     },
     { description: "A page of virtual machines." },
   ),

@@ -1,0 +1,77 @@
+// Loading one page of the unified list. At 50,000 guests a page must not cost a pass over the
+// table: the page's ids come from the narrow live-name index alone (an index-only scan, however
+// many rows a search skips), then only those rows are read with what the selection needs, and the
+// total is counted alongside instead of after them.
+import type { Prisma, PrismaClient } from "@hyperlens/db";
+import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from "graphql";
+
+/** What Pothos hands a connection resolver: paging (take/skip/cursor) plus the nested selection. */
+type PageQuery = Pick<Prisma.VirtualMachineFindManyArgs, "take" | "skip" | "cursor"> &
+  Omit<Prisma.VirtualMachineFindManyArgs, "where" | "orderBy">;
+
+/** The rows of one page, in page order, with what `query` selects. */
+export async function findVmPage(
+  prisma: PrismaClient,
+  query: PageQuery,
+  where: Prisma.VirtualMachineWhereInput,
+  orderBy: Prisma.VirtualMachineOrderByWithRelationInput[],
+) {
+  const { take, skip, cursor, ...selection } = query;
+  const ids = await prisma.virtualMachine.findMany({
+    where,
+    orderBy,
+    take,
+    skip,
+    cursor,
+    select: { id: true },
+  });
+  if (ids.length === 0) return [];
+  const rows = await prisma.virtualMachine.findMany({
+    ...selection,
+    where: { id: { in: ids.map((row) => row.id) } },
+  });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  // A row removed between the two reads is left out rather than failing the page.
+  return ids.flatMap(({ id }) => byId.get(id) ?? []);
+}
+
+function selects(
+  set: SelectionSetNode | undefined,
+  name: string,
+  info: GraphQLResolveInfo,
+): boolean {
+  return (set?.selections ?? []).some((selection) => {
+    if (selection.kind === Kind.FIELD) return selection.name.value === name;
+    if (selection.kind === Kind.INLINE_FRAGMENT) return selects(selection.selectionSet, name, info);
+    return selects(info.fragments[selection.name.value]?.selectionSet, name, info);
+  });
+}
+
+/** Whether the field being resolved asks for the child field `name` (fragments included). */
+export function selectsField(info: GraphQLResolveInfo, name: string): boolean {
+  return info.fieldNodes.some((node) => selects(node.selectionSet, name, info));
+}
+
+/**
+ * Counts started while a page loads, by the connection's `args` object (the same object reaches
+ * the page resolver and the `totalCount` resolver of one field), so the count runs beside the
+ * page instead of after it.
+ */
+export class CountAlongside {
+  readonly #counts = new WeakMap<object, Promise<number>>();
+
+  /** Starts the count for this field's arguments. */
+  start(args: object, count: () => Promise<number>): void {
+    const counting = count();
+    // Observed here too: a page that fails never reaches totalCount, whose error would go unheard.
+    counting.catch(() => {});
+    this.#counts.set(args, counting);
+  }
+
+  /** The count started for these arguments, or a new one. */
+  take(args: object, count: () => Promise<number>): Promise<number> {
+    const started = this.#counts.get(args);
+    this.#counts.delete(args);
+    return started ?? count();
+  }
+}
