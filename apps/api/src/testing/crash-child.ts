@@ -1,0 +1,66 @@
+// A Hyperlens process for the crash-safety test, driven over IPC. It opens the database the way the
+// server does (createServices: data-directory lock, migrations, start-up recovery), then on request
+// creates connections, syncs every connection at once, or reports what the database holds. Told
+// to, it kills itself with SIGKILL at a chosen write statement of the sync.
+import { closeServices, createServices } from "../app.ts";
+import { loadConfig } from "../config.ts";
+import { createLogger } from "../logger.ts";
+import { syncConnection } from "../services/connection-runner.ts";
+import { saveConnection } from "../services/connections.ts";
+import { type CrashMessage, type CrashRequest, isInventoryWrite } from "./crash-protocol.ts";
+import { readDatabaseState } from "./inventory-state.ts";
+
+const send = (message: CrashMessage) => process.send?.(message);
+
+let writes = 0;
+let killAtWrite: number | undefined;
+const onQuery = (sql: string) => {
+  if (killAtWrite === undefined || !isInventoryWrite(sql)) return;
+  writes += 1;
+  if (writes >= killAtWrite) process.kill(process.pid, "SIGKILL");
+};
+
+const services = await createServices(loadConfig(process.env), createLogger("error"), {
+  role: "crash",
+  onQuery,
+}).catch((error: unknown) => {
+  send({ kind: "error", message: String(error) });
+  process.exit(1);
+});
+
+async function handle(request: CrashRequest): Promise<unknown> {
+  const { prisma } = services;
+  if (request.cmd === "connect") {
+    for (const { kind, input } of request.connections) {
+      await saveConnection(prisma, services.secrets, kind, input, null);
+    }
+    return null;
+  }
+  if (request.cmd === "state") return readDatabaseState(prisma);
+  writes = 0;
+  killAtWrite = request.killAtWrite;
+  const connections = await prisma.connection.findMany({ orderBy: { name: "asc" } });
+  const results = await Promise.all(
+    connections.map((c) => syncConnection(services, c.id, { trigger: "CLI" }).done),
+  );
+  killAtWrite = undefined;
+  return results.map((result, i) => ({
+    name: connections[i]?.name ?? "",
+    outcome: result.outcome,
+    message: result.message,
+  }));
+}
+
+let queue = Promise.resolve();
+process.on("message", (request: CrashRequest) => {
+  queue = queue.then(() =>
+    handle(request).then(
+      (value) => void send({ kind: "reply", value }),
+      (error: unknown) => void send({ kind: "error", message: String(error) }),
+    ),
+  );
+});
+process.on("disconnect", () => {
+  void queue.then(() => closeServices(services)).then(() => process.exit(0));
+});
+send({ kind: "ready" });
