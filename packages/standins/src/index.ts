@@ -10,7 +10,10 @@ export {
   type FaultOptions,
   type FaultRule,
   FaultSwitches,
+  type FloodOptions,
+  type RawReply,
 } from "./http/faults.ts";
+export { type HostileReply, hostileReplies, type ReplyFormat } from "./http/hostile-replies.ts";
 export type { StandinHandler, StandinReply, StandinRequest } from "./http/reply.ts";
 export { type RequestLogEntry, StandinStats } from "./http/request-log.ts";
 export {

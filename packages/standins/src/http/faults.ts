@@ -17,7 +17,52 @@ export type FaultAction =
   /** Answer with an HTML error page, as a reverse proxy in front of the server would. */
   | { kind: "html"; status: number }
   /** Reset the TCP connection without answering. */
-  | { kind: "reset" };
+  | { kind: "reset" }
+  /** Answer normally, with the body passed through `edit` first (a field of the wrong type, one missing). */
+  | { kind: "rewrite"; edit: (body: string) => string }
+  /**
+   * Answer with a body of `bytes` bytes, streamed as the client reads it and never held whole:
+   * `prefix`, then `unit` repeated, then `suffix`. The request log counts what was sent.
+   */
+  | {
+      kind: "flood";
+      status: number;
+      bytes: number;
+      contentType: string;
+      /** Send Content-Length up front (a client may refuse before reading); chunked otherwise. */
+      declareLength: boolean;
+      prefix: string;
+      unit: string;
+      suffix: string;
+    };
+
+/** Options of {@link FaultSwitches.reply}: the answer byte for byte. */
+export interface RawReply {
+  /** Default 200. */
+  status?: number;
+  reason?: string;
+  /** Sent as Content-Type when given (e.g. `text/html` for a proxy's error page). */
+  contentType?: string;
+  body?: string;
+}
+
+/** Options of {@link FaultSwitches.flood}. */
+export interface FloodOptions {
+  /** Total body size in bytes. */
+  bytes: number;
+  /** Default 200. */
+  status?: number;
+  /** Default `application/json`. */
+  contentType?: string;
+  /** Default false (chunked, so the size is only found out by reading). */
+  declareLength?: boolean;
+  /** Start of the body, e.g. `{"data":[` (default empty). */
+  prefix?: string;
+  /** What is repeated to fill the body (default a space). */
+  unit?: string;
+  /** End of the body (default empty). */
+  suffix?: string;
+}
 
 /** Which requests a switch applies to, and which of them (1-based counting of matches). */
 export interface FaultMatch {
@@ -141,6 +186,50 @@ export class FaultSwitches {
   html(path: string | RegExp, options: FaultOptions & { status?: number } = {}): FaultHandle {
     const { status = 502, ...match } = options;
     return this.add({ ...match, path, action: { kind: "html", status } });
+  }
+
+  /** Answer matching requests with exactly this status, content type and body (an empty 200, a wrong shape). */
+  reply(path: string | RegExp, reply: RawReply, options: FaultOptions = {}): FaultHandle {
+    const headers =
+      reply.contentType === undefined ? undefined : { "Content-Type": reply.contentType };
+    return this.add({
+      ...options,
+      path,
+      action: {
+        kind: "status",
+        status: reply.status ?? 200,
+        reason: reply.reason,
+        headers,
+        body: reply.body ?? "",
+      },
+    });
+  }
+
+  /** Answer matching requests normally, but with the body passed through `edit`. */
+  rewrite(
+    path: string | RegExp,
+    edit: (body: string) => string,
+    options: FaultOptions = {},
+  ): FaultHandle {
+    return this.add({ ...options, path, action: { kind: "rewrite", edit } });
+  }
+
+  /** Answer matching requests with a gigantic body, streamed (see {@link FloodOptions}). */
+  flood(path: string | RegExp, flood: FloodOptions, options: FaultOptions = {}): FaultHandle {
+    return this.add({
+      ...options,
+      path,
+      action: {
+        kind: "flood",
+        status: flood.status ?? 200,
+        bytes: flood.bytes,
+        contentType: flood.contentType ?? "application/json",
+        declareLength: flood.declareLength ?? false,
+        prefix: flood.prefix ?? "",
+        unit: flood.unit || " ",
+        suffix: flood.suffix ?? "",
+      },
+    });
   }
 
   /** Reset the connection of matching requests. */

@@ -13,6 +13,8 @@ export interface RequestLogEntry {
   route?: string;
   /** Name of the fault switch that answered instead of the handler, if any. */
   fault?: string;
+  /** Body bytes handed to the socket so far, for streamed (flood) answers. */
+  sentBytes?: number;
 }
 
 /** Counters of a stand-in server since start or the last {@link StandinStats.reset}. */

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { request } from "node:https";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { call, header } from "../testing/https-client.ts";
 import { standinTls } from "../tls.ts";
 import { FaultSwitches } from "./faults.ts";
@@ -117,5 +118,76 @@ describe("the generic stand-in server", () => {
     });
     const response = await call(`${s.url}/echo`, { ca: (await standinTls()).caPem });
     expect([response.status, response.body]).toEqual([500, "boom"]);
+  });
+});
+
+describe("hostile-reply switches", () => {
+  it("replies with exactly the given status, content type and body, even an empty 200", async () => {
+    const faults = new FaultSwitches();
+    faults.reply("/echo", { body: "" }, { times: 1 });
+    faults.reply("/echo", { status: 502, contentType: "text/html", body: "<h1>Bad Gateway</h1>" });
+    const s = await start(faults);
+    const { caPem } = await standinTls();
+    const empty = await call(`${s.url}/echo`, { ca: caPem });
+    expect([empty.status, empty.body, header(empty, "content-length")]).toEqual([200, "", "0"]);
+    const html = await call(`${s.url}/echo`, { ca: caPem });
+    expect([html.status, header(html, "content-type"), html.body]).toEqual([
+      502,
+      "text/html",
+      "<h1>Bad Gateway</h1>",
+    ]);
+  });
+
+  it("rewrites the real answer, so a field can arrive with the wrong type", async () => {
+    const faults = new FaultSwitches();
+    faults.rewrite("/echo", (body) => body.replace('"world"', "42"));
+    const s = await start(faults);
+    const response = await call(`${s.url}/echo`, { ca: (await standinTls()).caPem });
+    expect(JSON.parse(response.body)).toEqual({ data: { hello: 42, list: [1, 2, 3] } });
+  });
+
+  it("streams a flood of the exact size to a client that reads it all", async () => {
+    const faults = new FaultSwitches();
+    faults.flood("/echo", { bytes: 300_000, prefix: '{"data":[', unit: "0,", suffix: "0]}" });
+    const s = await start(faults);
+    const response = await call(`${s.url}/echo`, { ca: (await standinTls()).caPem });
+    expect(response.body.length).toBe(300_000);
+    expect(JSON.parse(response.body).data).toHaveLength(149_995);
+    expect(s.requests[0]?.sentBytes).toBe(300_000);
+  });
+
+  it("stops a flood when the client hangs up, having sent a small fraction of it", async () => {
+    const faults = new FaultSwitches();
+    const total = 1024 ** 3;
+    faults.flood("/echo", { bytes: total, declareLength: true });
+    const s = await start(faults);
+    const { caPem } = await standinTls();
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${s.url}/echo`, { ca: caPem, agent: false }, (res) => {
+        let read = 0;
+        res.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          if (read >= 1024 * 1024) {
+            res.destroy();
+            resolve();
+          }
+        });
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    // The flood ends when its socket closes; wait until nothing more is being sent.
+    let last = -1;
+    await vi.waitFor(
+      () => {
+        const sent = s.requests[0]?.sentBytes ?? 0;
+        const isSettled = sent === last;
+        last = sent;
+        expect(isSettled).toBe(true);
+      },
+      { interval: 200, timeout: 20_000 },
+    );
+    expect(last).toBeGreaterThanOrEqual(1024 * 1024);
+    expect(last).toBeLessThan(total / 50);
   });
 });

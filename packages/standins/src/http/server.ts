@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { StandinTls } from "../tls.ts";
 import type { FaultAction, FaultSwitches } from "./faults.ts";
+import { sendFlood } from "./flood.ts";
 import type { StandinHandler, StandinReply } from "./reply.ts";
 import { type RequestLogEntry, StandinStats } from "./request-log.ts";
 import { WorkerPool } from "./worker-pool.ts";
@@ -93,6 +94,12 @@ export async function startStandinServer(options: StandinServerOptions): Promise
       const delayMs = faults.latencyMs + (fault?.action.kind === "delay" ? fault.action.ms : 0);
       if (delayMs > 0 && !(await wait(delayMs, lifetime.signal))) return;
       if (res.destroyed) return;
+      if (fault?.action.kind === "flood") {
+        entry.status = fault.action.status;
+        finish();
+        await sendFlood(res, fault.action, entry, lifetime.signal);
+        return;
+      }
       const early = fault ? answerFault(fault.action, req) : undefined;
       if (early === "unanswered") return;
       let reply =
@@ -107,6 +114,8 @@ export async function startStandinServer(options: StandinServerOptions): Promise
       if (fault?.action.kind === "truncate" && reply.body) {
         reply = { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) };
       }
+      if (fault?.action.kind === "rewrite")
+        reply = { ...reply, body: fault.action.edit(reply.body ?? "") };
       entry.route = reply.route;
       entry.status = reply.status;
       // Counted before the bytes leave: a client may see the answer before "close" fires here.
@@ -173,6 +182,8 @@ function answerFault(
       return "unanswered";
     case "delay":
     case "truncate":
+    case "rewrite":
+    case "flood":
       return undefined;
   }
 }
