@@ -6,6 +6,7 @@ import { HyperError, isHyperError } from "./errors.ts";
 import { checkHttpsUrl } from "./https-only.ts";
 import type { CallLabels } from "./observability.ts";
 import { createSemaphore } from "./semaphore.ts";
+import { hyperFailure } from "./test-support/hyper-failure.ts";
 import { createTestCertificates, type TestCertificates } from "./test-support/test-certificates.ts";
 import {
   sendJson,
@@ -49,15 +50,7 @@ function client(overrides: Partial<HyperClientOptions> & { baseUrl: string }) {
   return made;
 }
 
-async function failure(promise: Promise<unknown>): Promise<HyperError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isHyperError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
+const failure = hyperFailure;
 
 const ok: TestHandler = (_req, res) => sendJson(res, 200, { data: "ok" });
 

@@ -439,17 +439,14 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
         try {
           return JSON.parse(answer.body) as unknown;
         } catch (error) {
-          throw fail(
-            `The ${source} server's answer to ${method} ${path} is not valid JSON (HTTP ${answer.status}, ${answer.body.length} characters)`,
-            {
-              errorClass: "malformed",
-              status: answer.status,
-              method,
-              path,
-              attempts,
-              cause: error,
-            },
-          );
+          throw fail(notJsonMessage(`The ${source} server's answer to ${method} ${path}`, answer), {
+            errorClass: "malformed",
+            status: answer.status,
+            method,
+            path,
+            attempts,
+            cause: error,
+          });
         }
       },
     };
@@ -537,6 +534,20 @@ async function readCapped(
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Says what arrived instead of JSON: nothing, an HTML page (a proxy or login page), or broken JSON. */
+function notJsonMessage(
+  what: string,
+  answer: { status: number; headers: HyperResponse["headers"]; body: string },
+): string {
+  if (answer.body.trim() === "") return `${what} is empty (HTTP ${answer.status}), not JSON`;
+  const contentType = String(answer.headers["content-type"] ?? "");
+  const size = `HTTP ${answer.status}, ${answer.body.length} characters`;
+  if (/html/i.test(contentType) || /^\s*</.test(answer.body)) {
+    return `${what} is an HTML page, not JSON (${size}); is a proxy or a login page in front of the server?`;
+  }
+  return `${what} is not valid JSON (${size})`;
 }
 
 function formatBytes(bytes: number): string {
