@@ -1,126 +1,187 @@
-// Full syncs against a stand-in in its own process: time at the default concurrency (4) and at 1
-// in the same run, requests per sync (and whether any was made twice), the rows a second,
-// unchanged sync writes, and peak RSS. Prints figures only.
-import { type ChildProcess, fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
-import { createTestDatabase, generateSecretKeyText } from "@hyperlens/db";
+// Full syncs of one source against its stand-in (in its own process), run by a Hyperlens server
+// in its own process and driven over GraphQL: at the default concurrency (4), again unchanged,
+// and at concurrency 1 in the same run; requests per sync; the server's peak RSS.
 import type { ConnectionKind } from "@hyperlens/shared";
-import { createServices } from "../apps/api/src/app.ts";
-import { loadConfig } from "../apps/api/src/config.ts";
-import { createLogger } from "../apps/api/src/logger.ts";
-import { syncConnection } from "../apps/api/src/services/connection-runner.ts";
-import { type ConnectionInput, saveConnection } from "../apps/api/src/services/connections.ts";
-
-/** Requests the stand-in answered, by method and by `METHOD path` (query strings left out). */
-export interface StandinStats {
-  total: number;
-  byPath: Record<string, number>;
-  byMethod: Record<string, number>;
-}
+import { prepareDatabase } from "./bench-database.ts";
+import type { Figure } from "./figures.ts";
+import { type GraphqlCall, graphqlClient } from "./graphql-client.ts";
+import { startHyperlens } from "./hyperlens-process.ts";
+import { settings } from "./settings.ts";
+import { type StandinOptions, type StandinStats, startStandin } from "./standin.ts";
 
 /** One source to benchmark. */
 export interface SyncScenario {
-  title: string;
+  /** The table's scenario column ("Proxmox 10 nodes / 5,000 guests"). */
+  name: string;
   kind: ConnectionKind;
-  standin: Record<string, unknown>;
-  connection: (url: string, caPem: string) => Omit<ConnectionInput, "name">;
-  /** Paths that are legitimately asked more than once (paged lists, login, logout). */
-  repeats?: RegExp;
+  standin: StandinOptions;
+  /** The GraphQL connection input, without name and concurrency. */
+  connection: (url: string, caPem: string) => Record<string, unknown>;
   describeRequests: (stats: StandinStats) => string;
 }
 
-async function startStandin(options: Record<string, unknown>) {
-  const child = fork(
-    path.join(import.meta.dirname, "standin-process.ts"),
-    [JSON.stringify(options)],
-    {
-      execArgv: ["--import", "tsx"],
-      stdio: ["ignore", "pipe", "inherit", "ipc"],
-    },
+const TYPE_NAME: Record<ConnectionKind, string> = {
+  PROXMOX: "Proxmox",
+  VCD: "Vcd",
+  VCENTER: "Vcenter",
+};
+
+interface SyncRun {
+  outcome: string;
+  message: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  counts: { seen: number; added: number; unchanged: number; rowsWritten: number };
+}
+
+const RUN_FIELDS =
+  "outcome message startedAt finishedAt counts { seen added unchanged rowsWritten }";
+
+async function saveConnection(
+  call: GraphqlCall,
+  scenario: SyncScenario,
+  input: Record<string, unknown>,
+): Promise<string> {
+  const type = TYPE_NAME[scenario.kind];
+  const data = await call<{ save: { data?: { id: string }; message?: string } }>(
+    `mutation($input: ${type}ConnectionInput!) { save: save${type}Connection(input: $input) {
+      ... on MutationSave${type}ConnectionSuccess { data { id } } ... on ValidationError { message } } }`,
+    { input },
   );
-  if (!child.stdout) throw new Error("no stdout from the stand-in");
-  for await (const line of createInterface({ input: child.stdout })) {
-    const { url, caPem } = JSON.parse(line) as { url: string; caPem: string };
-    return { child, url, caPem };
+  if (!data.save.data) throw new Error(`saving the connection failed: ${data.save.message}`);
+  return data.save.data.id;
+}
+
+/** Starts a sync and polls its run until it ends (a minutes-long request would time out). */
+async function runSync(call: GraphqlCall, connectionId: string) {
+  const { syncConnection } = await call<{ syncConnection: { id: string } }>(
+    "mutation($id: ID!) { syncConnection(id: $id) { id } }",
+    { id: connectionId },
+  );
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 200));
+    const { node } = await call<{ node: SyncRun }>(
+      `query($id: ID!) { node(id: $id) { ... on SyncRun { ${RUN_FIELDS} } } }`,
+      { id: syncConnection.id },
+    );
+    if (node.outcome === "RUNNING" || !node.finishedAt) continue;
+    if (node.outcome !== "SUCCESS") throw new Error(`sync ${node.outcome}: ${node.message}`);
+    const seconds = (Date.parse(node.finishedAt) - Date.parse(node.startedAt)) / 1000;
+    return { run: node, seconds };
   }
-  throw new Error("the stand-in did not start");
 }
 
-function statsOf(child: ChildProcess): Promise<StandinStats> {
-  return new Promise((resolve) => {
-    child.once("message", (m) => resolve(m as StandinStats));
-    child.send("stats");
-  });
-}
-
-/** Runs one scenario and prints its figures. */
-export async function benchSourceSync(scenario: SyncScenario) {
+/** Runs one scenario and returns its figures. */
+export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]> {
   const standin = await startStandin(scenario.standin);
-  const dataDir = mkdtempSync(path.join(tmpdir(), "hl-bench-sync-"));
-  // On a PostgreSQL server the benchmark works in a throw-away database, dropped at the end.
-  const scratch = process.env.DATABASE_URL ? await createTestDatabase() : undefined;
-  const services = await createServices(
-    loadConfig({
-      HYPERLENS_DATA_DIR: dataDir,
-      HYPERLENS_SECRET_KEY: generateSecretKeyText(),
-      DATABASE_URL: scratch?.url ?? "",
-    }),
-    createLogger("error"),
-  );
+  const db = await prepareDatabase();
   try {
-    const timed = async (connectionId: string) => {
-      await statsOf(standin.child);
-      const started = performance.now();
-      const result = await syncConnection(services, connectionId, { trigger: "CLI" }).done;
-      return {
-        result,
-        seconds: (performance.now() - started) / 1000,
-        stats: await statsOf(standin.child),
+    const server = await startHyperlens({
+      env: db.env,
+      runtime: settings.runtime,
+      logFile: `${db.dir}/hyperlens.log`,
+    });
+    try {
+      const call = graphqlClient(server.url, db.token);
+      const base = scenario.connection(standin.url, standin.caPem);
+      const connect = (name: string, maxConcurrentRequests: number) =>
+        saveConnection(call, scenario, { ...base, name, maxConcurrentRequests });
+      const timed = async (connectionId: string) => {
+        await standin.takeStats();
+        const sync = await runSync(call, connectionId);
+        return { ...sync, stats: await standin.takeStats(), rssMb: server.peakRssMb() };
       };
-    };
-    const connect = async (name: string, maxConcurrentRequests: number) =>
-      saveConnection(
-        services.prisma,
-        services.secrets,
-        scenario.kind,
-        { ...scenario.connection(standin.url, standin.caPem), name, maxConcurrentRequests },
-        null,
-      );
-    const c4 = await connect("bench-c4", 4);
-    const atDefault = await timed(c4.id);
-    const second = await timed(c4.id);
-    const atOne = await timed((await connect("bench-c1", 1)).id);
-    const repeated = Object.entries(atDefault.stats.byPath).filter(
-      ([p, n]) => n > 1 && !(scenario.repeats?.test(p) ?? false),
-    );
-    const rssMb = process.resourceUsage().maxRSS / 1024;
-    const speedUp = atOne.seconds / atDefault.seconds;
-    console.log(
-      [
-        `${scenario.title} (stand-in in its own process), ${services.db.kind}`,
-        `  concurrency 4 (default): ${atDefault.seconds.toFixed(1)} s, outcome ${atDefault.result.outcome}, ${atDefault.result.counts.added} added`,
-        `  concurrency 1:           ${atOne.seconds.toFixed(1)} s   speed-up ${speedUp.toFixed(2)}x (target >= 3.5x)`,
-        `  requests per sync: ${atDefault.stats.total} (${scenario.describeRequests(atDefault.stats)}); made twice: ${repeated.length} (target 0)`,
-        `  methods: ${JSON.stringify(atDefault.stats.byMethod)}`,
-        `  second, unchanged sync: ${second.seconds.toFixed(1)} s, rows written ${second.result.counts.rowsWritten} (target 0), ${second.result.counts.unchanged} unchanged`,
-        `  peak RSS of the Hyperlens process: ${rssMb.toFixed(0)} MB (target < 300 MB)`,
-        ...(repeated.length
-          ? [
-              `  repeated: ${repeated
-                .slice(0, 5)
-                .map(([p, n]) => `${p} x${n}`)
-                .join(", ")}`,
-            ]
-          : []),
-      ].join("\n"),
-    );
+      const readyRssMb = server.peakRssMb();
+      const c4 = await connect("bench-c4", 4);
+      const atDefault = await timed(c4);
+      const unchanged = await timed(c4);
+      const atOne = await timed(await connect("bench-c1", 1));
+      return syncFigures(scenario, { readyRssMb, atDefault, unchanged, atOne });
+    } finally {
+      await server.stop();
+    }
   } finally {
-    await services.db.close();
-    await scratch?.close();
-    standin.child.send("stop");
-    rmSync(dataDir, { recursive: true, force: true });
+    standin.stop();
+    await db.close();
   }
+}
+
+type Timed = { run: SyncRun; seconds: number; stats: StandinStats; rssMb: number };
+
+function syncFigures(
+  scenario: SyncScenario,
+  m: { readyRssMb: number; atDefault: Timed; unchanged: Timed; atOne: Timed },
+): Figure[] {
+  const name = scenario.name;
+  const speedUp = m.atOne.seconds / m.atDefault.seconds;
+  const repeated = Object.entries(m.atDefault.stats.repeated);
+  const rows = m.unchanged.run.counts.rowsWritten;
+  return [
+    {
+      scenario: name,
+      figure: "full sync, concurrency 4",
+      value: m.atDefault.seconds,
+      unit: "s",
+      note: `${m.atDefault.run.counts.added} added`,
+    },
+    { scenario: name, figure: "full sync, concurrency 1", value: m.atOne.seconds, unit: "s" },
+    {
+      scenario: name,
+      figure: "speed-up c4 over c1",
+      value: speedUp,
+      unit: "×",
+      target: "≥ 3.5×",
+      isMet: speedUp >= 3.5,
+    },
+    { scenario: name, figure: "unchanged re-sync", value: m.unchanged.seconds, unit: "s" },
+    {
+      scenario: name,
+      figure: "rows written by the re-sync",
+      value: rows,
+      unit: "",
+      target: "0",
+      isMet: rows === 0,
+      note: `${m.unchanged.run.counts.unchanged} unchanged`,
+    },
+    {
+      scenario: name,
+      figure: "requests per sync",
+      value: m.atDefault.stats.total,
+      unit: "",
+      note: `${scenario.describeRequests(m.atDefault.stats)}; ${JSON.stringify(m.atDefault.stats.byMethod)}`,
+    },
+    {
+      scenario: name,
+      figure: "requests made twice",
+      value: repeated.length,
+      unit: "",
+      target: "0",
+      isMet: repeated.length === 0,
+      ...(repeated.length
+        ? {
+            note: repeated
+              .slice(0, 5)
+              .map(([p, n]) => `${p} ×${n}`)
+              .join(", "),
+          }
+        : {}),
+    },
+    {
+      scenario: name,
+      figure: "most requests in flight, c4",
+      value: m.atDefault.stats.maxInFlight,
+      unit: "",
+      target: "≤ 4",
+      isMet: m.atDefault.stats.maxInFlight <= 4,
+    },
+    {
+      scenario: name,
+      figure: "peak RSS",
+      value: m.atOne.rssMb,
+      unit: "MB",
+      target: "< 300 MB",
+      isMet: m.atOne.rssMb < 300,
+      note: `ready ${m.readyRssMb.toFixed(0)} MB, after c4 ${m.atDefault.rssMb.toFixed(0)}, re-sync ${m.unchanged.rssMb.toFixed(0)}, c1 ${m.atOne.rssMb.toFixed(0)} (${settings.runtime})`,
+    },
+  ];
 }

@@ -3,21 +3,19 @@
 import {
   createProxmoxStandin,
   createVcdStandin,
+  createVcenterStandin,
   generateCluster,
   generateDirector,
+  generateVcenter,
 } from "@hyperlens/standins";
+import type { StandinOptions, StandinStats } from "./standin.ts";
 
-const options = JSON.parse(process.argv[2] ?? "{}") as {
-  kind: "proxmox" | "vcd";
-  nodes?: number;
-  guests: number;
-  latencyMs: number;
-  maxPageSize?: number;
-};
+const options = JSON.parse(process.argv[2] ?? "{}") as StandinOptions;
 
-const standin =
-  options.kind === "vcd"
-    ? await createVcdStandin({
+async function start() {
+  switch (options.kind) {
+    case "vcd":
+      return createVcdStandin({
         model: generateDirector({
           orgs: 5,
           vdcsPerOrg: 2,
@@ -27,20 +25,47 @@ const standin =
         }),
         latencyMs: options.latencyMs,
         maxPageSize: options.maxPageSize ?? 25,
-      })
-    : await createProxmoxStandin({
+      });
+    case "vcenter":
+      // One datacenter of 2 clusters × 3 hosts, and vCenter's own cap of 4,000 VMs per list call.
+      return createVcenterStandin({
+        model: generateVcenter({ vms: options.guests, seed: 42 }),
+        latencyMs: options.latencyMs,
+      });
+    default:
+      return createProxmoxStandin({
         cluster: generateCluster({ nodes: options.nodes ?? 10, guests: options.guests, seed: 42 }),
         latencyMs: options.latencyMs,
         version: "9.1",
       });
+  }
+}
+
+const standin = await start();
+let logged = 0;
+
+/** Requests asked more than once since the last stats, query string included. */
+function repeatedRequests(): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of standin.requests.slice(logged)) {
+    const key = `${r.method} ${r.path}${r.query ? `?${r.query}` : ""}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  logged = standin.requests.length;
+  return Object.fromEntries([...counts].filter(([, n]) => n > 1));
+}
+
 process.stdout.write(`${JSON.stringify({ url: standin.url, caPem: standin.caPem })}\n`);
 process.on("message", (message) => {
   if (message === "stats") {
-    process.send?.({
+    const stats: StandinStats = {
       total: standin.stats.total,
       byPath: standin.stats.byPath,
       byMethod: standin.stats.byMethod,
-    });
+      maxInFlight: standin.stats.maxInFlight,
+      repeated: repeatedRequests(),
+    };
+    process.send?.(stats);
     standin.stats.reset();
   }
   if (message === "stop") void standin.close().then(() => process.exit(0));
