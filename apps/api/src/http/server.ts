@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
 import type { AppServices } from "../context.ts";
+import { answerClientErrors } from "./client-errors.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 import { createStaticHandler } from "./static-files.ts";
 import { attachWebSocket } from "./websocket.ts";
@@ -15,14 +16,19 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
 }
 
 /** Refuses bodies over the cap, and bodies of unknown length, before they are read. */
-function bodyProblem(req: IncomingMessage): { status: number; message: string } | undefined {
+function bodyProblem(
+  req: IncomingMessage,
+): { status: number; message: string; code: string } | undefined {
   if (req.method !== "POST") return undefined;
   const length = req.headers["content-length"];
-  if (length === undefined) return { status: 411, message: "A Content-Length header is required." };
+  if (length === undefined)
+    return { status: 411, message: "A Content-Length header is required.", code: "BAD_REQUEST" };
   if (Number(length) > REQUEST_LIMITS.maxBodyBytes) {
     return {
       status: 413,
       message: `The request body is larger than ${REQUEST_LIMITS.maxBodyBytes} bytes.`,
+      // Yoga's own code for the same refusal.
+      code: "REQUEST_ENTITY_TOO_LARGE",
     };
   }
   return undefined;
@@ -61,13 +67,17 @@ export async function startServer(services: AppServices, config: Config): Promis
     }
     if (path === yoga.graphqlEndpoint) {
       const problem = bodyProblem(req);
-      if (problem) return sendJson(res, problem.status, { errors: [{ message: problem.message }] });
+      if (problem) {
+        const { status, message, code } = problem;
+        return sendJson(res, status, { errors: [{ message, extensions: { code } }] });
+      }
       return yoga(req, res);
     }
     if (serveWebApp && (req.method === "GET" || req.method === "HEAD"))
       return serveWebApp(req, res);
     sendJson(res, 404, { error: "Not found" });
   });
+  answerClientErrors(server);
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
   const websocket = attachWebSocket(server, yoga, services, {

@@ -19,6 +19,9 @@ import { schema } from "../schema/index.ts";
 import { NotFoundError, ShuttingDownError, ValidationError } from "../services/errors.ts";
 import { useGraphqlTracing } from "../telemetry/graphql-tracing-plugin.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
+import { useRefuseUnstorableText } from "./refuse-unstorable-text.ts";
+import { tagTooComplex, withInputErrorCode } from "./request-error-codes.ts";
+import { useJsonUnsupportedMediaType } from "./unsupported-media-type.ts";
 
 /** What the Node adapter passes along with each request. */
 export interface ServerContext {
@@ -67,7 +70,7 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
               extensions: { code: ERROR_CODES.BAD_USER_INPUT, field: "id" },
             });
           }
-          if (!original || original instanceof GraphQLError) return error;
+          if (!original || original instanceof GraphQLError) return withInputErrorCode(error);
         }
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (original instanceof NotFoundError) {
@@ -96,12 +99,16 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
       },
     },
     plugins: [
-      useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf", "content-type"] }),
+      // TRAP: docs/api.md — listing "content-type" here let any form or text/plain POST through:
+      // a browser sends those cross-site without a preflight. A JSON body needs a preflight already.
+      useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf"] }),
       useExecutionCancellation(),
-      maxTokensPlugin({ n: REQUEST_LIMITS.maxTokens }),
-      maxDepthPlugin({ n: REQUEST_LIMITS.maxDepth }),
-      maxAliasesPlugin({ n: REQUEST_LIMITS.maxAliases }),
-      costLimitPlugin({ maxCost: REQUEST_LIMITS.maxCost }),
+      useJsonUnsupportedMediaType(),
+      useRefuseUnstorableText(),
+      maxTokensPlugin({ n: REQUEST_LIMITS.maxTokens, onReject: [tagTooComplex] }),
+      maxDepthPlugin({ n: REQUEST_LIMITS.maxDepth, onReject: [tagTooComplex] }),
+      maxAliasesPlugin({ n: REQUEST_LIMITS.maxAliases, onReject: [tagTooComplex] }),
+      costLimitPlugin({ maxCost: REQUEST_LIMITS.maxCost, onReject: [tagTooComplex] }),
       useResponseCookies(cookiesOf),
       useGraphqlMetrics(services.metrics),
       useGraphqlTracing(() => services.tracing),

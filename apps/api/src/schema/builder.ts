@@ -9,6 +9,7 @@ import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { GraphQLError } from "graphql";
 import type { Context } from "../context.ts";
+import { decodeUuidGlobalID } from "./global-ids.ts";
 
 type CapabilityScopes = { [K in Capability]: boolean };
 
@@ -45,7 +46,7 @@ export const builder = new SchemaBuilder<{
           }),
   },
   errors: { defaultTypes: [] },
-  relay: { clientMutationId: "omit", cursorType: "String" },
+  relay: { clientMutationId: "omit", cursorType: "String", decodeGlobalID: decodeUuidGlobalID },
   prisma: {
     client: (ctx) => ctx.prisma,
     dmmf: getDatamodel(),
@@ -60,6 +61,10 @@ builder.scalarType("DateTime", {
   parseValue: (value) => {
     const date = new Date(String(value));
     if (Number.isNaN(date.getTime())) throw new GraphQLError("Expected an ISO 8601 date-time.");
+    // TRAP: issue 8 — a year past 9999 (or before 1) is a valid Date the database cannot store: an internal error.
+    const year = date.getUTCFullYear();
+    if (year < 1 || year > 9999)
+      throw new GraphQLError("Expected a date-time between the years 1 and 9999.");
     return date;
   },
 });
