@@ -3,7 +3,8 @@
 // for the end-to-end runs.
 import type { PrismaClient } from "@hyperlens/db";
 import type { ListRead, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
-import { planReconcile, type StoredVmState } from "@hyperlens/sync";
+import type { FaultSwitches } from "@hyperlens/standins";
+import { planReconcile, runSync, type StoredVmState } from "@hyperlens/sync";
 import fc from "fast-check";
 import { expect } from "vitest";
 
@@ -338,4 +339,88 @@ export function expectConverges(
   reconcileInMemory(store, lists, onHypervisor, new Set(onHypervisor.values()));
   const again = planReconcile([...store.values()], lists);
   expect(again.writes.length + again.removals.length, "a repeated read changed rows").toBe(0);
+}
+
+/** One end-to-end run of a source: its connection row, its read, and how its hypervisor changes. */
+export interface EndToEndRun {
+  prisma: PrismaClient;
+  connectionId: string;
+  source: "PROXMOX" | "VCD" | "VCENTER";
+  /** The real adapter over the stand-in. */
+  read(): Promise<SourceSnapshot>;
+  /** Checked after every sync, failed ones too (e.g. no session left open). */
+  afterEachSync?(): void;
+  /** Changes the hypervisor (remove, move, take offline) and installs the run's faults. */
+  change(): void;
+  /** Whether a guest known before the change is still on the hypervisor where it was known. */
+  isStillThere(externalId: string, listKey: string): boolean;
+  clearFaults(): void;
+  /** Every guest's external id once the faults are cleared. */
+  expected(): string[];
+}
+
+/**
+ * The four syncs of an end-to-end run: a clean first sync succeeds; the sync after the change and
+ * its faults keeps the invariants and removes no guest still there; once the faults clear the
+ * rows are the hypervisor's (unless the guard held them); the same input again writes nothing.
+ */
+export async function runEndToEnd(run: EndToEndRun): Promise<void> {
+  const { prisma, connectionId } = run;
+  let snapshot: SourceSnapshot | undefined;
+  const sync = async () => {
+    snapshot = undefined;
+    const result = await runSync({
+      prisma,
+      connectionId,
+      source: run.source,
+      trigger: "MANUAL",
+      read: async () => {
+        snapshot = await run.read();
+        return snapshot;
+      },
+    });
+    run.afterEachSync?.();
+    return result;
+  };
+  const first = await sync();
+  expect(first.outcome, first.message).toBe("SUCCESS");
+  const known = await presentRows(prisma, connectionId);
+  run.change();
+  const before = await inventoryDigest(prisma, connectionId);
+  const second = await sync();
+  await expectSyncInvariants(prisma, connectionId, before, second.outcome, snapshot);
+  const after = await presentRows(prisma, connectionId);
+  const lost = [...known.values()].filter(
+    (row) => run.isStillThere(row.externalId, row.listKey) && !after.has(row.externalId),
+  );
+  expect(
+    lost.map((row) => row.externalId),
+    "guests still on the hypervisor were removed",
+  ).toEqual([]);
+  run.clearFaults();
+  const third = await sync();
+  expect(third.outcome, third.message).toBe(third.guardFired ? "PARTIAL" : "SUCCESS");
+  if (!third.guardFired) {
+    const rows = await presentRows(prisma, connectionId);
+    expect([...rows.keys()].sort()).toEqual(run.expected().sort());
+  }
+  const fourth = await sync();
+  expect(fourth.counts.rowsWritten, "the same input twice writes nothing").toBe(0);
+}
+
+/** What goes wrong with a list read on any source: an error status, a cut body, a proxy's HTML page, a reset. */
+export type ListFaultKind = number | "truncate" | "html" | "reset";
+
+/** Installs a list fault on `path` from its Nth request on, for the rest of the read. */
+export function installListFault(
+  faults: FaultSwitches,
+  path: string,
+  kind: ListFaultKind,
+  nth: number,
+): void {
+  const options = { nth, times: 10 };
+  if (kind === "truncate") faults.truncate(path, options);
+  else if (kind === "html") faults.html(path, { ...options, status: 502 });
+  else if (kind === "reset") faults.reset(path, options);
+  else faults.fail(path, kind, options);
 }

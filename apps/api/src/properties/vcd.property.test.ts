@@ -2,9 +2,9 @@
 // (listVmPages) over generated pages feeds the planner in the pure runs; a few runs go stand-in →
 // client → adapter → runSync on PGlite, and every session is logged out.
 import { createTestDatabase, type TestDatabase } from "@hyperlens/db";
-import type { ListRead, SourceSnapshot } from "@hyperlens/shared";
+import type { ListRead } from "@hyperlens/shared";
 import { createVcdStandin, DEFAULT_VCD_PASSWORD, generateDirector } from "@hyperlens/standins";
-import { runSync, type StoredVmState } from "@hyperlens/sync";
+import type { StoredVmState } from "@hyperlens/sync";
 import {
   createVcdClient,
   listVmPages,
@@ -19,12 +19,11 @@ import {
   createConnectionRow,
   E2E_RUNS,
   expectConverges,
-  expectSyncInvariants,
-  inventoryDigest,
+  installListFault,
   neutralVm,
   PURE_RUNS,
-  presentRows,
   reconcileInMemory,
+  runEndToEnd,
   World,
   worldChanges,
 } from "./harness.ts";
@@ -236,18 +235,15 @@ describe("property: Director stand-in → adapter → runSync", () => {
           standin.url,
           `vcd-${run}-${sc.seed}`,
         );
-        let snapshot: SourceSnapshot | undefined;
         let expireMidRead = false;
-        const sync = async () => {
-          snapshot = undefined;
-          const result = await runSync({
+        try {
+          await runEndToEnd({
             prisma: db.prisma,
             connectionId,
             source: "VCD",
-            trigger: "MANUAL",
-            read: async () => {
+            read: () => {
               let pages = 0;
-              snapshot = await readVcdInventory(client, {
+              return readVcdInventory(client, {
                 parallelVms: 4,
                 onProgress: (event) => {
                   // An expired session, for real: its token answers 401 from the next request on.
@@ -257,43 +253,25 @@ describe("property: Director stand-in → adapter → runSync", () => {
                   }
                 },
               });
-              return snapshot;
             },
+            // TRAP: SPEC §4 — no session is ever left behind, whatever failed.
+            afterEachSync: () =>
+              expect(standin.openSessions, "Director sessions left open").toBe(0),
+            change: () => {
+              model.vms.forEach((vm, i) => {
+                if (i % sc.removeEvery === 0) model.removeVm(vm.id);
+                else if (i % 3 === 1) model.renameVm(vm.id, `${vm.name}-renamed`);
+              });
+              expireMidRead = sc.fault === "session-expires";
+              installFault(standin, sc.fault, sc.nth);
+            },
+            isStillThere: (id) => model.vms.some((vm) => `urn:vcloud:vm:${vm.id}` === id),
+            clearFaults: () => standin.faults.clear(),
+            expected: () =>
+              model.vms
+                .filter((vm) => !model.vapp(vm.vappId)?.template)
+                .map((vm) => `urn:vcloud:vm:${vm.id}`),
           });
-          // TRAP: SPEC §4 — no session is ever left behind, whatever failed.
-          expect(standin.openSessions, "Director sessions left open").toBe(0);
-          return result;
-        };
-        try {
-          const first = await sync();
-          expect(first.outcome, first.message).toBe("SUCCESS");
-          const known = await presentRows(db.prisma, connectionId);
-          model.vms.forEach((vm, i) => {
-            if (i % sc.removeEvery === 0) model.removeVm(vm.id);
-            else if (i % 3 === 1) model.renameVm(vm.id, `${vm.name}-renamed`);
-          });
-          expireMidRead = sc.fault === "session-expires";
-          installFault(standin, sc.fault, sc.nth);
-          const before = await inventoryDigest(db.prisma, connectionId);
-          const second = await sync();
-          await expectSyncInvariants(db.prisma, connectionId, before, second.outcome, snapshot);
-          const after = await presentRows(db.prisma, connectionId);
-          const live = new Set(model.vms.map((vm) => `urn:vcloud:vm:${vm.id}`));
-          for (const id of known.keys()) {
-            if (live.has(id)) expect(after.has(id), `live VM ${id} was removed`).toBe(true);
-          }
-          standin.faults.clear();
-          const third = await sync();
-          expect(third.outcome, third.message).toBe(third.guardFired ? "PARTIAL" : "SUCCESS");
-          if (!third.guardFired) {
-            const rows = await presentRows(db.prisma, connectionId);
-            const expected = model.vms
-              .filter((vm) => !model.vapp(vm.vappId)?.template)
-              .map((vm) => `urn:vcloud:vm:${vm.id}`);
-            expect([...rows.keys()].sort()).toEqual(expected.sort());
-          }
-          const fourth = await sync();
-          expect(fourth.counts.rowsWritten, "the same input twice writes nothing").toBe(0);
         } finally {
           await client.close();
           await standin.close();
@@ -309,11 +287,9 @@ function installFault(
   kind: (typeof FAULTS)[number],
   nth: number,
 ) {
-  const query = "/api/query";
-  if (kind === "page-500") standin.faults.fail(query, 500, { nth, times: 10 });
-  else if (kind === "truncate") standin.faults.truncate(query, { nth, times: 10 });
-  else if (kind === "html") standin.faults.html(query, { status: 502, nth, times: 10 });
-  else if (kind === "reset") standin.faults.reset(query, { nth, times: 10 });
+  if (kind === "page-500") installListFault(standin.faults, "/api/query", 500, nth);
+  else if (kind === "truncate" || kind === "html" || kind === "reset")
+    installListFault(standin.faults, "/api/query", kind, nth);
   else if (kind === "section-500")
     standin.faults.fail("/api/vApp/**/networkConnectionSection/", 500, { nth });
   else if (kind === "login-503")
