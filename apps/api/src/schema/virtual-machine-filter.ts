@@ -53,6 +53,16 @@ function text(value: string | null | undefined, field: string): string | undefin
 const equalsAnyCase = (value: string | undefined) =>
   value === undefined ? undefined : { equals: value, mode: "insensitive" as const };
 
+/**
+ * Whether a filter lists live guests only (no tombstones) but not all of them: the live-name
+ * index then holds every candidate, and entries the filter rejects are skipped in it.
+ */
+export function narrowsLiveGuests(filter: FilterInput | null | undefined): boolean {
+  if (!filter || filter.includeRemoved || filter.changedSince) return false;
+  const { includeRemoved: _removed, changedSince: _since, ...conditions } = filter;
+  return Object.values(conditions).some((value) => value !== null && value !== undefined);
+}
+
 /** The Prisma condition for a filter; throws a ValidationError naming the field it rejects. */
 export function buildVmWhere(
   filter: FilterInput | null | undefined,

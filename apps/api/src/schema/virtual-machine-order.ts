@@ -41,3 +41,8 @@ export function buildVmOrder(
   });
   return [...clauses, { id: "asc" }];
 }
+
+/** Whether the list is in its default order, by name: the order of the live-name index. */
+export function isNameOrder(order: readonly OrderInput[] | null | undefined): boolean {
+  return !order?.length || order[0]?.field === "NAME";
+}

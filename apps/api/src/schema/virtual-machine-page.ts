@@ -1,7 +1,7 @@
-// Loading one page of the unified list. At 50,000 guests a page must not cost a pass over the
-// table: the page's ids come from the narrow live-name index alone (an index-only scan, however
-// many rows a search skips), then only those rows are read with what the selection needs, and the
-// total is counted alongside instead of after them.
+// Loading one page of the unified list. At 50,000 guests a filtered page must not cost a pass over
+// the wide rows: when a filter skips entries of the live-name index, the page's ids come from that
+// index alone (an index-only scan), then only those rows are read with what the selection needs.
+// The total is counted alongside the page instead of after it.
 import type { Prisma, PrismaClient } from "@hyperlens/db";
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from "graphql";
 
@@ -9,13 +9,18 @@ import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from "graphql";
 type PageQuery = Pick<Prisma.VirtualMachineFindManyArgs, "take" | "skip" | "cursor"> &
   Omit<Prisma.VirtualMachineFindManyArgs, "where" | "orderBy">;
 
-/** The rows of one page, in page order, with what `query` selects. */
+/**
+ * The rows of one page, in page order, with what `query` selects. `idsFirst`: read the page's ids
+ * on their own first — worth a second query only when the filter makes the database skip rows.
+ */
 export async function findVmPage(
   prisma: PrismaClient,
   query: PageQuery,
   where: Prisma.VirtualMachineWhereInput,
   orderBy: Prisma.VirtualMachineOrderByWithRelationInput[],
+  idsFirst: boolean,
 ) {
+  if (!idsFirst) return prisma.virtualMachine.findMany({ ...query, where, orderBy });
   const { take, skip, cursor, ...selection } = query;
   const ids = await prisma.virtualMachine.findMany({
     where,

@@ -269,13 +269,19 @@ describe("virtualMachines", () => {
       return queries.filter((q) => !/^(BEGIN|COMMIT)/i.test(q));
     };
     const isCount = (q: string) => /SELECT COUNT\(\*\)/i.test(q);
-    for (const filter of [{}, { search: "web" }]) {
+    // A search reads the page's ids from the index on their own first; the plain list needs not.
+    const readsIdsOnly = (q: string) => /^SELECT "public"\."virtual_machines"\."id" FROM /.test(q);
+    for (const [filter, idsFirst] of [
+      [{}, false],
+      [{ search: "web" }, true],
+    ] as const) {
       const small = await statements(2, filter);
       const large = await statements(100, filter);
       expect(large.length).toBe(small.length);
       // Auth, the page's ids, its rows, their addresses, their connections, and the total.
       expect(large.length).toBeLessThanOrEqual(8);
       expect(large.filter(isCount)).toHaveLength(1);
+      expect(large.some(readsIdsOnly)).toBe(idsFirst);
     }
     const withoutTotal = `{ virtualMachines(first: 5) { edges { node { name } } } }`;
     queries.length = 0;

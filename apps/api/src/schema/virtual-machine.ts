@@ -12,8 +12,8 @@ import {
   PowerStateEnum,
   VmEventTypeEnum,
 } from "./inventory-enums.ts";
-import { buildVmWhere, VirtualMachineFilter } from "./virtual-machine-filter.ts";
-import { buildVmOrder, VirtualMachineOrder } from "./virtual-machine-order.ts";
+import { buildVmWhere, narrowsLiveGuests, VirtualMachineFilter } from "./virtual-machine-filter.ts";
+import { buildVmOrder, isNameOrder, VirtualMachineOrder } from "./virtual-machine-order.ts";
 import { CountAlongside, findVmPage, selectsField } from "./virtual-machine-page.ts";
 
 const VmLocation = builder
@@ -98,24 +98,47 @@ builder.prismaObject("VmEvent", {
 
 const numberOf = (value: bigint | null) => (value === null ? null : Number(value));
 
+// Select mode: a list page reads only the columns its fields need (the `details` JSON alone can be
+// kilobytes per guest). Every field that reads a column through `resolve` declares it in `select`;
+// the variants select what the interface needs, since selections are not inherited.
+const BASE_SELECT = { id: true, source: true } as const;
+const LOCATION_SELECT = {
+  nodeName: true,
+  clusterName: true,
+  datacenterName: true,
+  hostName: true,
+  orgName: true,
+  vdcName: true,
+  vappName: true,
+} as const;
+
 export const VirtualMachineInterface = builder.prismaInterface("VirtualMachine", {
   name: "VirtualMachine",
   description: "A VM or container from any source, in one shape.",
   interfaces: [builder.nodeInterfaceRef()],
+  select: BASE_SELECT,
   fields: (t) => ({
     id: t.id({ resolve: (vm) => vmGlobalId(vm) }),
     name: t.exposeString("name"),
     source: t.field({ type: ConnectionKindEnum, resolve: (vm) => vm.source }),
     connection: t.relation("connection", { type: ConnectionNode }),
-    kind: t.field({ type: GuestKindEnum, resolve: (vm) => vm.kind }),
-    state: t.field({ type: PowerStateEnum, resolve: (vm) => vm.state }),
+    kind: t.field({ type: GuestKindEnum, select: { kind: true }, resolve: (vm) => vm.kind }),
+    state: t.field({ type: PowerStateEnum, select: { state: true }, resolve: (vm) => vm.state }),
     cpuCount: t.exposeInt("cpuCount", { nullable: true }),
-    memoryBytes: t.float({ nullable: true, resolve: (vm) => numberOf(vm.memoryBytes) }),
-    diskTotalBytes: t.float({ nullable: true, resolve: (vm) => numberOf(vm.diskTotalBytes) }),
+    memoryBytes: t.float({
+      nullable: true,
+      select: { memoryBytes: true },
+      resolve: (vm) => numberOf(vm.memoryBytes),
+    }),
+    diskTotalBytes: t.float({
+      nullable: true,
+      select: { diskTotalBytes: true },
+      resolve: (vm) => numberOf(vm.diskTotalBytes),
+    }),
     guestOs: t.exposeString("guestOs", { nullable: true }),
     isTemplate: t.exposeBoolean("isTemplate"),
     tags: t.exposeStringList("tags"),
-    location: t.field({ type: VmLocation, resolve: (vm) => vm }),
+    location: t.field({ type: VmLocation, select: LOCATION_SELECT, resolve: (vm) => vm }),
     nics: t.relation("nics", { query: { orderBy: { key: "asc" } } }),
     ipAddresses: t.relation("ips", {
       description:
@@ -130,9 +153,14 @@ export const VirtualMachineInterface = builder.prismaInterface("VirtualMachine",
     details: t.field({
       type: "JSON",
       description: "The common detail layout plus raw source fields.",
+      select: { details: true },
       resolve: (vm) => vm.details,
     }),
-    confirmation: t.field({ type: ConfirmationEnum, resolve: (vm) => vm.confirmation }),
+    confirmation: t.field({
+      type: ConfirmationEnum,
+      select: { confirmation: true },
+      resolve: (vm) => vm.confirmation,
+    }),
     firstSeenAt: t.expose("firstSeenAt", { type: "DateTime" }),
     lastSeenAt: t.field({
       type: "DateTime",
@@ -183,13 +211,15 @@ const viewScope = { VIEW_INVENTORY: true } as const;
 builder.prismaNode("VirtualMachine", {
   variant: "ProxmoxGuest",
   id: { field: "id" },
+  select: BASE_SELECT,
   authScopes: viewScope,
   interfaces: [VirtualMachineInterface],
   description: "A Proxmox VE QEMU VM or LXC container.",
   fields: (t) => ({
-    vmid: t.int({ resolve: (vm) => Number(vm.externalId) }),
+    vmid: t.int({ select: { externalId: true }, resolve: (vm) => Number(vm.externalId) }),
     guestType: t.string({
       description: "qemu or lxc",
+      select: { kind: true },
       resolve: (vm) => (vm.kind === "CONTAINER" ? "lxc" : "qemu"),
     }),
     nodeName: t.exposeString("nodeName", { nullable: true }),
@@ -199,12 +229,17 @@ builder.prismaNode("VirtualMachine", {
 export const VcdVmNode = builder.prismaNode("VirtualMachine", {
   variant: "VcdVm",
   id: { field: "id" },
+  select: BASE_SELECT,
   authScopes: viewScope,
   interfaces: [VirtualMachineInterface],
   description: "A VMware Cloud Director VM.",
   fields: (t) => ({
     urn: t.exposeString("externalId"),
-    href: t.string({ nullable: true, resolve: (vm) => detail(vm.details, "vcd", "href") }),
+    href: t.string({
+      nullable: true,
+      select: { details: true },
+      resolve: (vm) => detail(vm.details, "vcd", "href"),
+    }),
     orgName: t.exposeString("orgName", { nullable: true }),
     vdcName: t.exposeString("vdcName", { nullable: true }),
     vappName: t.exposeString("vappName", { nullable: true }),
@@ -216,6 +251,7 @@ export const VcdVmNode = builder.prismaNode("VirtualMachine", {
 export const VcenterVmNode = builder.prismaNode("VirtualMachine", {
   variant: "VcenterVm",
   id: { field: "id" },
+  select: BASE_SELECT,
   authScopes: viewScope,
   interfaces: [VirtualMachineInterface],
   description: "A vCenter VM.",
@@ -248,7 +284,8 @@ builder.queryField("virtualMachines", (t) =>
         if (selectsField(info, "totalCount")) {
           counts.start(args, () => ctx.prisma.virtualMachine.count({ where }));
         }
-        return findVmPage(ctx.prisma, query, where, buildVmOrder(args.orderBy));
+        const idsFirst = isNameOrder(args.orderBy) && narrowsLiveGuests(args.filter);
+        return findVmPage(ctx.prisma, query, where, buildVmOrder(args.orderBy), idsFirst);
       },
       totalCount: (_parent, args, ctx) =>
         counts.take(args, () =>
