@@ -35,7 +35,7 @@ const positive = (text: string | undefined, fallback: number) => {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 };
 
-const KILLS = positive(process.env.HYPERLENS_CRASH_KILLS, 6);
+const KILLS = positive(process.env.HYPERLENS_CRASH_KILLS, 3);
 const SEED = positive(process.env.HYPERLENS_CRASH_SEED, randomInt(1, 2 ** 31 - 1));
 const LATENCY_MS = 20;
 console.log(
