@@ -9,6 +9,7 @@ import type {
 import { diffWrite } from "./changes.ts";
 import { EDGE_GATEWAY_TABLE, NODE_TABLE, planKeyed, writeKeyed } from "./keyed-entities.ts";
 import {
+  type PlannedWrite,
   planReconcile,
   type ReconcilePlan,
   SUPPRESSED_NAMES_CAP,
@@ -279,20 +280,21 @@ async function reconcile(
   let preview: SyncPreview | undefined;
   let guardFired = !plan.guard.allowsRemoval;
   if (dryRun) {
+    // Stored rows are loaded a chunk at a time and only their diffs kept: a preview of thousands
+    // of changed guests never holds all their rows and children at once.
+    const changes = new Map<PlannedWrite, JsonObject>();
     const changed = plan.writes.filter((w) => w.stored && w.isContentChanged);
-    const previous = new Map();
     for (const part of chunk(changed, VM_CHUNK_SIZE)) {
-      const loaded = await loadPrevious(
+      const previous = await loadPrevious(
         prisma,
         part.flatMap((w) => (w.stored ? [w.stored.id] : [])),
       );
-      for (const [id, vm] of loaded) previous.set(id, vm);
+      for (const write of part) {
+        const diff = diffWrite(write, write.stored ? previous.get(write.stored.id) : undefined);
+        changes.set(write, { ...diff.moved, ...diff.changed });
+      }
     }
-    preview = buildPreview(plan, (write) => {
-      const diff = diffWrite(write, write.stored ? previous.get(write.stored.id) : undefined);
-      const changes: JsonObject = { ...diff.moved, ...diff.changed };
-      return changes;
-    });
+    preview = buildPreview(plan, (write) => changes.get(write) ?? {});
   } else {
     rowsWritten += await reconcileEntities(prisma, ctx, snapshot, suppressed);
     guardFired ||= suppressed.some((item) => item.kind === "guard" && item.subject !== "guests");
