@@ -137,6 +137,9 @@ export function createInProcessVcenter(options: InProcessVcenterOptions = {}): I
     if (action?.kind === "hang") throw networkError("UND_ERR_HEADERS_TIMEOUT", "Headers Timeout");
     if (action?.kind === "reset") throw networkError("ECONNRESET", "socket hang up");
     if (action?.kind === "delay") await sleep(action.ms);
+    if (action?.kind === "flood") {
+      throw new RangeError("a flood needs a socket to stream through: use the HTTPS stand-in");
+    }
     let reply: StandinReply;
     if (action?.kind === "status") {
       reply = { status: action.status, headers: action.headers, body: action.body ?? "" };
@@ -153,6 +156,7 @@ export function createInProcessVcenter(options: InProcessVcenterOptions = {}): I
       if (action?.kind === "truncate" && reply.body) {
         reply = { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) };
       }
+      if (action?.kind === "rewrite") reply = { ...reply, body: action.edit(reply.body ?? "") };
     }
     entry.route = reply.route;
     entry.status = reply.status;

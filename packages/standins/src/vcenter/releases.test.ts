@@ -183,6 +183,33 @@ describe("the in-process stand-in", () => {
     expect((await send(vc, "/api/vcenter/datacenter")).statusCode).toBe(401);
   });
 
+  it("rewrites an answer as the HTTPS stand-in would, and refuses a flood it cannot stream", async () => {
+    const vc = createInProcessVcenter();
+    vc.faults.add({
+      path: "/api/vcenter/host",
+      action: { kind: "rewrite", edit: (body) => `${body.slice(0, 1)}rewritten` },
+    });
+    vc.faults.add({
+      path: "/api/vcenter/cluster",
+      action: {
+        kind: "flood",
+        status: 200,
+        bytes: 1e9,
+        contentType: "application/json",
+        declareLength: false,
+        prefix: "[",
+        unit: "0,",
+        suffix: "0]",
+      },
+    });
+    const answer = await send(vc, "/api/vcenter/host");
+    const chunks: Buffer[] = [];
+    for await (const chunk of answer.body) chunks.push(chunk as Buffer);
+    // Without a session the handler's answer is the 401 body; the switch edits it all the same.
+    expect(Buffer.concat(chunks).toString("utf8")).toBe("{rewritten");
+    await expect(send(vc, "/api/vcenter/cluster")).rejects.toThrow(/HTTPS stand-in/);
+  });
+
   it("tells a test about each request as it arrives", async () => {
     const vc = createInProcessVcenter();
     const seen: string[] = [];
