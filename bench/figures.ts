@@ -66,7 +66,14 @@ function gitCommit(): string {
 export function writeResults(
   file: string,
   figures: Figure[],
-  run: { database: string; runtime: string; settings: Record<string, unknown>; startedAt: Date },
+  run: {
+    database: string;
+    runtime: string;
+    settings: Record<string, unknown>;
+    startedAt: Date;
+    /** The 1-minute load average when the run started: other work on the machine skews the figures. */
+    loadAtStart: number;
+  },
 ): void {
   const cpus = os.cpus();
   const results = {
@@ -77,7 +84,8 @@ export function writeResults(
       cpus: cpus.length,
       cpuModel: cpus[0]?.model ?? "unknown",
       memoryMb: Math.round(os.totalmem() / 1024 ** 2),
-      loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
+      loadAtStart: run.loadAtStart,
+      loadAtEnd: os.loadavg()[0] ?? 0,
       platform: `${os.platform()} ${os.release()}`,
     },
     node: process.version,

@@ -15,6 +15,8 @@ export interface HyperlensProcess {
   readySeconds: number;
   /** The process's peak resident set so far (VmHWM), in MB. */
   peakRssMb(): number;
+  /** CPU time the process used so far (user + system), in seconds. */
+  cpuSeconds(): number;
   /** SIGTERM, and wait for the exit. */
   stop(): Promise<void>;
 }
@@ -72,6 +74,18 @@ export function peakRssMbOf(pid: number): number {
   }
 }
 
+/** CPU time of a process (Linux /proc, in the kernel's 100 Hz ticks), in seconds; NaN elsewhere. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /**
  * Starts the server on the given environment (data directory, database, secret key) with the
  * production log level, the scheduler off (the benchmark starts every sync itself) and its log
@@ -83,13 +97,16 @@ export async function startHyperlens(options: {
   logFile: string;
 }): Promise<HyperlensProcess> {
   const port = await freePort();
+  const profile = process.env.BENCH_CPU_PROF
+    ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`]
+    : [];
   const entry =
     options.runtime === "bundle"
       ? ["--enable-source-maps", path.join(root, "apps/api/dist/server.mjs")]
       : ["--import", "tsx", path.join(root, "apps/api/src/main.ts")];
   const log = openSync(options.logFile, "a");
   const started = performance.now();
-  const child = spawn(process.execPath, entry, {
+  const child = spawn(process.execPath, [...profile, ...entry], {
     cwd: root,
     env: {
       ...process.env,
@@ -115,6 +132,7 @@ export async function startHyperlens(options: {
     url,
     readySeconds,
     peakRssMb: () => peakRssMbOf(pid),
+    cpuSeconds: () => cpuSecondsOf(pid),
     async stop() {
       const exited = exitOf(child);
       child.kill("SIGTERM");

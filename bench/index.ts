@@ -13,10 +13,12 @@
 //   BENCH_VCENTER_VMS=10000
 //   BENCH_LIST_VMS=50000    BENCH_LIST_RUNS=60
 //   BENCH_STARTUP_RUNS=3
+//   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir
 //   DATABASE_URL=postgresql://…    a PostgreSQL server: each scenario in its own throw-away
 //                                   database there (default: the embedded database)
 // A quick try: BENCH_PROXMOX_GUESTS=500 BENCH_VCD_VMS=500 BENCH_VCENTER_VMS=1000 BENCH_LIST_VMS=5000 npm run bench
 import { spawnSync } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { type Figure, formatTable, writeResults } from "./figures.ts";
 import { benchInventoryList } from "./inventory-list.ts";
@@ -36,6 +38,7 @@ const SCENARIO_RUNS: Record<ScenarioName, () => Promise<Figure[]>> = {
 
 const root = path.resolve(import.meta.dirname, "..");
 const startedAt = new Date();
+const loadAtStart = os.loadavg()[0] ?? 0;
 
 if (settings.runtime === "bundle") {
   // Turbo rebuilds only what changed, so the bundle is always the code being measured.
@@ -71,8 +74,9 @@ for (const [name, run] of Object.entries(SCENARIO_RUNS)) {
 }
 
 const database = settings.databaseUrl ? "postgres" : "pglite";
+const load = `load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]?.toFixed(1)} at the end on ${os.cpus().length} CPUs`;
 console.log(
-  `\nHyperlens benchmarks: ${settings.runtime}, ${database}, stand-in latency ${settings.latencyMs} ms\n`,
+  `\nHyperlens benchmarks: ${settings.runtime}, ${database}, stand-in latency ${settings.latencyMs} ms; ${load}\n`,
 );
 console.log(formatTable(figures));
 const file = path.join(import.meta.dirname, "results.json");
@@ -82,5 +86,6 @@ writeResults(file, figures, {
   runtime: settings.runtime,
   settings: { ...scale, only: [...only] },
   startedAt,
+  loadAtStart,
 });
 console.log(`\nWritten: ${path.relative(root, file)}`);

@@ -88,8 +88,11 @@ export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]>
         saveConnection(call, scenario, { ...base, name, maxConcurrentRequests });
       const timed = async (connectionId: string) => {
         await standin.takeStats();
+        const cpuBefore = server.cpuSeconds();
         const sync = await runSync(call, connectionId);
-        return { ...sync, stats: await standin.takeStats(), rssMb: server.peakRssMb() };
+        const stats = await standin.takeStats();
+        const cpuSeconds = server.cpuSeconds() - cpuBefore;
+        return { ...sync, stats, cpuSeconds, rssMb: server.peakRssMb() };
       };
       const readyRssMb = server.peakRssMb();
       const c4 = await connect("bench-c4", 4);
@@ -106,7 +109,18 @@ export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]>
   }
 }
 
-type Timed = { run: SyncRun; seconds: number; stats: StandinStats; rssMb: number };
+type Timed = {
+  run: SyncRun;
+  seconds: number;
+  stats: StandinStats;
+  /** CPU seconds the server used during the sync. */
+  cpuSeconds: number;
+  rssMb: number;
+};
+
+/** CPU used on both sides: near the wall time × cores, the run measured the CPU, not the pool. */
+const cpuNote = (t: Timed) =>
+  `CPU: server ${t.cpuSeconds.toFixed(0)} s, stand-in ${t.stats.cpuSeconds.toFixed(0)} s`;
 
 function syncFigures(
   scenario: SyncScenario,
@@ -122,9 +136,15 @@ function syncFigures(
       figure: "full sync, concurrency 4",
       value: m.atDefault.seconds,
       unit: "s",
-      note: `${m.atDefault.run.counts.added} added`,
+      note: `${m.atDefault.run.counts.added} added; ${cpuNote(m.atDefault)}`,
     },
-    { scenario: name, figure: "full sync, concurrency 1", value: m.atOne.seconds, unit: "s" },
+    {
+      scenario: name,
+      figure: "full sync, concurrency 1",
+      value: m.atOne.seconds,
+      unit: "s",
+      note: cpuNote(m.atOne),
+    },
     {
       scenario: name,
       figure: "speed-up c4 over c1",
@@ -133,7 +153,13 @@ function syncFigures(
       target: "≥ 3.5×",
       isMet: speedUp >= 3.5,
     },
-    { scenario: name, figure: "unchanged re-sync", value: m.unchanged.seconds, unit: "s" },
+    {
+      scenario: name,
+      figure: "unchanged re-sync",
+      value: m.unchanged.seconds,
+      unit: "s",
+      note: cpuNote(m.unchanged),
+    },
     {
       scenario: name,
       figure: "rows written by the re-sync",

@@ -43,6 +43,7 @@ async function start() {
 
 const standin = await start();
 let logged = 0;
+let cpuAtLastStats = process.cpuUsage();
 
 /** Requests asked more than once since the last stats, query string included. */
 function repeatedRequests(): Record<string, number> {
@@ -55,6 +56,12 @@ function repeatedRequests(): Record<string, number> {
   return Object.fromEntries([...counts].filter(([, n]) => n > 1));
 }
 
+function cpuSinceLastStats(): number {
+  const used = process.cpuUsage(cpuAtLastStats);
+  cpuAtLastStats = process.cpuUsage();
+  return (used.user + used.system) / 1e6;
+}
+
 process.stdout.write(`${JSON.stringify({ url: standin.url, caPem: standin.caPem })}\n`);
 process.on("message", (message) => {
   if (message === "stats") {
@@ -64,6 +71,7 @@ process.on("message", (message) => {
       byMethod: standin.stats.byMethod,
       maxInFlight: standin.stats.maxInFlight,
       repeated: repeatedRequests(),
+      cpuSeconds: cpuSinceLastStats(),
     };
     process.send?.(stats);
     standin.stats.reset();

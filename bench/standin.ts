@@ -25,6 +25,8 @@ export interface StandinStats {
   maxInFlight: number;
   /** `METHOD path?query` asked more than once, with how often. */
   repeated: Record<string, number>;
+  /** CPU time the stand-in process used (user + system), in seconds. */
+  cpuSeconds: number;
 }
 
 /** A running stand-in process. */
