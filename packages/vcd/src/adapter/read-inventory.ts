@@ -47,8 +47,9 @@ async function readVmList(
       if (done % 100 === 0) emit({ type: "vms", done, total: started });
     },
   });
-  // Sections of a page are read while the next pages are fetched; whatever happens to the list,
-  // every started read has finished before this returns (the session is logged out after it).
+  // Sections of a page are read while the next pages are fetched.
+  // TRAP: SPEC §4 — the session is logged out after this returns: a read still on the wire would
+  // outlive it, so every started read ends first, whatever happened to the list.
   const giveUp = async (reason: string): Promise<ListRead> => {
     sections.stop();
     await sections.settle();
