@@ -15,7 +15,7 @@ export {
 } from "./http/faults.ts";
 export { type HostileReply, hostileReplies, type ReplyFormat } from "./http/hostile-replies.ts";
 export type { StandinHandler, StandinReply, StandinRequest } from "./http/reply.ts";
-export { type RequestLogEntry, StandinStats } from "./http/request-log.ts";
+export { pathsByRoute, type RequestLogEntry, StandinStats } from "./http/request-log.ts";
 export {
   type StandinServer,
   type StandinServerOptions,

@@ -17,6 +17,19 @@ export interface RequestLogEntry {
   sentBytes?: number;
 }
 
+/**
+ * One concrete path for each route template the logged requests of `method` used (in order of
+ * first use): what a test needs to try a fault on every kind of call, without every VM's copy.
+ */
+export function pathsByRoute(requests: readonly RequestLogEntry[], method = "GET"): string[] {
+  const byRoute = new Map<string, string>();
+  for (const r of requests) {
+    const route = r.route ?? r.path;
+    if (r.method === method && !byRoute.has(route)) byRoute.set(route, r.path);
+  }
+  return [...byRoute.values()];
+}
+
 /** Counters of a stand-in server since start or the last {@link StandinStats.reset}. */
 export class StandinStats {
   /** Requests received. */
