@@ -1,3 +1,5 @@
+import type { SourceName } from "./errors.ts";
+
 /**
  * Where call log lines go. Structural so pino, console or a test array all fit. Objects only, never
  * pre-formatted strings, and never a credential.
@@ -9,7 +11,7 @@ export interface HyperLogger {
 
 /** Labels attached to every call metric. */
 export interface CallLabels {
-  source: string;
+  source: SourceName;
   connectionId: string;
   method: string;
   /** HTTP status as a string, or the error class when there was no answer. */

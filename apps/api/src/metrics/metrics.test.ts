@@ -60,7 +60,7 @@ describe("GET /metrics", () => {
       .split("\n")
       .filter((line) => line.startsWith("hyperlens_hypervisor_requests_total{"));
     expect(
-      calls.some((l) => l.includes('source="Proxmox"') && l.includes('status_class="2xx"')),
+      calls.some((l) => l.includes('source="PROXMOX"') && l.includes('status_class="2xx"')),
     ).toBe(true);
     // Another app in the same process keeps its own registry.
     expect(await scrape(other)).not.toMatch(/^hyperlens_sync_runs_total\{/m);

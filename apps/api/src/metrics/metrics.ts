@@ -1,6 +1,7 @@
 // Prometheus metrics of one app instance. Each instance owns its registry, so several apps in one
 // process (tests) never share or double-register a metric.
-import type { CallLabels, HyperMetrics } from "@hyperlens/hyper-http";
+import type { CallLabels, HyperMetrics, SourceName } from "@hyperlens/hyper-http";
+import type { ConnectionKind } from "@hyperlens/shared";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 
 /** The metrics an app records, and the registry `/metrics` renders. */
@@ -89,11 +90,18 @@ export function statusClass(outcome: string): string {
   return /^[1-5]\d\d$/.test(outcome) ? `${outcome[0]}xx` : outcome;
 }
 
+/** hyper-http names a source for people; every metric labels it with its connection kind. */
+const SOURCE_LABEL: Record<SourceName, ConnectionKind> = {
+  Proxmox: "PROXMOX",
+  "Cloud Director": "VCD",
+  vCenter: "VCENTER",
+};
+
 /** The hook hyper-http calls per attempt, recording into this app's registry. */
 export function hyperMetricsOf(metrics: AppMetrics): HyperMetrics {
   // The connection id stays off the labels: one series per connection would grow without bound.
   const label = (labels: CallLabels) => ({
-    source: labels.source,
+    source: SOURCE_LABEL[labels.source],
     status_class: statusClass(labels.outcome),
   });
   return {
