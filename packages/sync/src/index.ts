@@ -20,4 +20,4 @@ export {
   type SuppressedItem,
 } from "./plan.ts";
 export type { PreviewEntry, SyncPreview } from "./preview.ts";
-export { type RunSyncOptions, runSync, type SyncResult } from "./run-sync.ts";
+export { type RunSyncOptions, runSync, type SyncResult, ZERO_COUNTS } from "./run-sync.ts";

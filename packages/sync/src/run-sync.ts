@@ -59,7 +59,11 @@ export interface SyncResult {
   errorClass?: string;
 }
 
-const ZERO: SyncCounts = {
+/**
+ * The counts of a sync that did nothing; spread under a stored run's counts, a count the row
+ * lacks reads as 0. Frozen: every caller shares this one object.
+ */
+export const ZERO_COUNTS: Readonly<SyncCounts> = Object.freeze({
   seen: 0,
   added: 0,
   changed: 0,
@@ -67,7 +71,7 @@ const ZERO: SyncCounts = {
   removed: 0,
   unchanged: 0,
   rowsWritten: 0,
-};
+});
 
 // Interactive transactions default to 5 s; a chunk on a slow disk must not be cut off half-way.
 const TX_OPTIONS = { maxWait: 30_000, timeout: 120_000 };
@@ -169,7 +173,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
     const finishedAt = clock();
     await prisma.syncRun.update({
       where: { id: run.id },
-      data: { outcome: "FAILED", finishedAt, counts: toJson(ZERO), message, errorClass },
+      data: { outcome: "FAILED", finishedAt, counts: toJson(ZERO_COUNTS), message, errorClass },
     });
     if (!dryRun) {
       await prisma.connection.update({
@@ -178,7 +182,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
           lastSyncAt: finishedAt,
           lastSyncOutcome: "FAILED",
           lastSyncMessage: message,
-          lastSyncCounts: toJson(ZERO),
+          lastSyncCounts: toJson(ZERO_COUNTS),
           consecutiveFailures: { increment: 1 },
           lastErrorClass: errorClass,
         },
@@ -188,7 +192,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
     return {
       syncRunId: run.id,
       outcome: "FAILED",
-      counts: ZERO,
+      counts: ZERO_COUNTS,
       message,
       guardFired: false,
       suppressed: [],
@@ -217,7 +221,7 @@ async function recordCancelled(
     data: {
       outcome: "CANCELLED",
       finishedAt: clock(),
-      counts: toJson(ZERO),
+      counts: toJson(ZERO_COUNTS),
       message,
       errorClass: "cancelled",
     },
@@ -226,7 +230,7 @@ async function recordCancelled(
   return {
     syncRunId,
     outcome: "CANCELLED",
-    counts: ZERO,
+    counts: ZERO_COUNTS,
     message,
     guardFired: false,
     suppressed: [],

@@ -1,6 +1,7 @@
 // Sync runs (history), Test and Sync, and live sync progress.
 import type { SyncCounts } from "@hyperlens/shared";
 import { MANAGE_CAPABILITY } from "@hyperlens/shared";
+import { ZERO_COUNTS } from "@hyperlens/sync";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { GraphQLError } from "graphql";
 import type { Context } from "../context.ts";
@@ -34,16 +35,6 @@ const SyncCountsRef = builder.objectRef<SyncCounts>("SyncCounts").implement({
     rowsWritten: t.exposeInt("rowsWritten"),
   }),
 });
-
-const ZERO_COUNTS: SyncCounts = {
-  seen: 0,
-  added: 0,
-  changed: 0,
-  restored: 0,
-  removed: 0,
-  unchanged: 0,
-  rowsWritten: 0,
-};
 
 export const SyncRunNode = builder.prismaNode("SyncRun", {
   id: { field: "id" },

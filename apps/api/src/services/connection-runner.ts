@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Connection } from "@hyperlens/db";
 import { isHyperError } from "@hyperlens/hyper-http";
 import type { SyncCounts, SyncProgressEvent } from "@hyperlens/shared";
-import { runSync, type SyncResult } from "@hyperlens/sync";
+import { runSync, type SyncResult, ZERO_COUNTS } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
 import { hyperMetricsOf } from "../metrics/metrics.ts";
 import { driverFor } from "../sources/registry.ts";
@@ -133,16 +133,6 @@ function resultOfRun(run: {
     ...(run.errorClass ? { errorClass: run.errorClass } : {}),
   };
 }
-
-const ZERO_COUNTS: SyncCounts = {
-  seen: 0,
-  added: 0,
-  changed: 0,
-  restored: 0,
-  removed: 0,
-  unchanged: 0,
-  rowsWritten: 0,
-};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
