@@ -13,19 +13,14 @@ import {
   SecretBox,
   type TestDatabase,
 } from "@hyperlens/db";
-import {
-  createProxmoxStandin,
-  DEFAULT_TOKEN,
-  generateCluster,
-  type ProxmoxStandin,
-} from "@hyperlens/standins";
+import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { createClient } from "graphql-ws";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { saveConnection } from "./services/connections.ts";
 import { createUser } from "./services/users.ts";
+import { saveProxmoxConnection } from "./testing/proxmox-connection.ts";
 
 const missing = ["DATABASE_URL", "REDIS_URL"].filter((name) => !process.env[name]);
 const isSkipped = missing.length > 0;
@@ -110,23 +105,10 @@ const SYNC = `mutation($id: ID!, $wait: Boolean) {
 type SyncRun = { id: string; outcome: string; counts: { seen: number; removed: number } };
 
 async function addConnection(name: string, isActive: boolean) {
-  const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
-  const saved = await saveConnection(
-    db.prisma,
-    secrets,
-    "PROXMOX",
-    {
-      name,
-      url: standin.url,
-      caPem: standin.caPem,
-      username: user ?? "",
-      tokenId,
-      secret: DEFAULT_TOKEN.secret,
-      syncIntervalSeconds: 600,
-      isActive,
-    },
-    null,
-  );
+  const saved = await saveProxmoxConnection({ prisma: db.prisma, secrets }, standin, name, {
+    syncIntervalSeconds: 600,
+    isActive,
+  });
   return saved.id;
 }
 

@@ -1,13 +1,8 @@
 // GET /metrics: what an operator's Prometheus scrapes, recorded per app instance.
-import {
-  createProxmoxStandin,
-  DEFAULT_TOKEN,
-  generateCluster,
-  type ProxmoxStandin,
-} from "@hyperlens/standins";
+import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { syncConnection } from "../services/connection-runner.ts";
-import { saveConnection } from "../services/connections.ts";
+import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 
 let app: TestApp;
@@ -33,21 +28,7 @@ const scrape = async (target: TestApp) => {
 
 describe("GET /metrics", () => {
   it("counts sync outcomes and durations per source, and hypervisor calls by status class", async () => {
-    const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
-    const connection = await saveConnection(
-      app.services.prisma,
-      app.services.secrets,
-      "PROXMOX",
-      {
-        name: "metered",
-        url: standin.url,
-        caPem: standin.caPem,
-        username: user ?? "",
-        tokenId,
-        secret: DEFAULT_TOKEN.secret,
-      },
-      null,
-    );
+    const connection = await saveProxmoxConnection(app.services, standin, "metered");
     await syncConnection(app.services, connection.id, { trigger: "MANUAL" }).done;
     const text = await scrape(app);
     expect(text).toMatch(

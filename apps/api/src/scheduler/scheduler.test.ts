@@ -1,15 +1,10 @@
 // The scheduler on the embedded database with a fake clock: each connection on its own interval,
 // changes picked up without a restart.
-import {
-  createProxmoxStandin,
-  DEFAULT_TOKEN,
-  generateCluster,
-  type ProxmoxStandin,
-} from "@hyperlens/standins";
+import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
-import { saveConnection } from "../services/connections.ts";
 import { createSyncCoordinator } from "../services/sync-coordinator.ts";
+import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { createScheduler, type Scheduler } from "./scheduler.ts";
 
@@ -41,22 +36,7 @@ beforeEach(async () => {
 });
 
 async function addConnection(name: string, syncIntervalSeconds: number) {
-  const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
-  const saved = await saveConnection(
-    services.prisma,
-    services.secrets,
-    "PROXMOX",
-    {
-      name,
-      url: standin.url,
-      caPem: standin.caPem,
-      username: user ?? "",
-      tokenId,
-      secret: DEFAULT_TOKEN.secret,
-      syncIntervalSeconds,
-    },
-    null,
-  );
+  const saved = await saveProxmoxConnection(services, standin, name, { syncIntervalSeconds });
   return saved.id;
 }
 

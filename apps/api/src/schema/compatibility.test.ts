@@ -1,5 +1,6 @@
 // The compatibility matrix of docs/operations.md, one row per test: each supported release is a
 // stand-in mode, synced end to end through the API's services (test, sync, logout, no writes).
+import type { ConnectionKind } from "@hyperlens/shared";
 import {
   createProxmoxStandin,
   createVcdStandin,
@@ -20,6 +21,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { syncConnection, testConnection } from "../services/connection-runner.ts";
 import { saveConnection } from "../services/connections.ts";
+import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 
 let app: TestApp;
@@ -40,6 +42,29 @@ const activeVms = (connectionId: string) =>
     where: { connectionId, removedAt: null },
     include: { ips: true },
   });
+
+/** Saves a connection to `standin` that logs in as `login`. */
+const save = (
+  kind: ConnectionKind,
+  name: string,
+  standin: { url: string; caPem: string },
+  login: { username: string; secret: string },
+) =>
+  saveConnection(
+    app.services.prisma,
+    app.services.secrets,
+    kind,
+    { name, url: standin.url, caPem: standin.caPem, ...login },
+    null,
+  );
+
+/** Test must pass (then `afterTest` checks what it left behind), and a manual sync succeed. */
+async function testThenSync(connectionId: string, afterTest?: () => void) {
+  expect(await testConnection(app.services, connectionId)).toMatchObject({ ok: true });
+  afterTest?.();
+  const result = await syncConnection(app.services, connectionId, { trigger: "MANUAL" }).done;
+  expect(result.outcome).toBe("SUCCESS");
+}
 
 describe.each<PveVersion>(["7.4", "8.4", "9.1"])("Proxmox VE %s", (version) => {
   it("tests, then syncs VMs and containers with guest-agent and container IPs", async () => {
@@ -68,24 +93,8 @@ describe.each<PveVersion>(["7.4", "8.4", "9.1"])("Proxmox VE %s", (version) => {
       tokens: [{ ...DEFAULT_TOKEN, role: "admin" }],
     });
     closers.push(() => standin.close());
-    const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
-    const connection = await saveConnection(
-      app.services.prisma,
-      app.services.secrets,
-      "PROXMOX",
-      {
-        name: `pve-${version}`,
-        url: standin.url,
-        caPem: standin.caPem,
-        username: user ?? "",
-        tokenId,
-        secret: DEFAULT_TOKEN.secret,
-      },
-      null,
-    );
-    expect(await testConnection(app.services, connection.id)).toMatchObject({ ok: true });
-    const result = await syncConnection(app.services, connection.id, { trigger: "MANUAL" }).done;
-    expect(result.outcome).toBe("SUCCESS");
+    const connection = await saveProxmoxConnection(app.services, standin, `pve-${version}`);
+    await testThenSync(connection.id);
     const vms = await activeVms(connection.id);
     expect(vms.map((vm) => vm.name).sort()).toEqual(["ct", "web"]);
     const container = vms.find((vm) => vm.name === "ct");
@@ -109,22 +118,11 @@ describe.each([
     const model = generateDirector({ orgs: 1, vdcsPerOrg: 1, vms: 12, edgeGateways: 2, seed: 5 });
     const standin = await createVcdStandin({ model, apiVersions: { min, max } });
     closers.push(() => standin.close());
-    const connection = await saveConnection(
-      app.services.prisma,
-      app.services.secrets,
-      "VCD",
-      {
-        name: `director-${max}`,
-        url: standin.url,
-        caPem: standin.caPem,
-        username: `${provider.user}@${provider.org}`,
-        secret: provider.password,
-      },
-      null,
-    );
-    expect(await testConnection(app.services, connection.id)).toMatchObject({ ok: true });
-    const result = await syncConnection(app.services, connection.id, { trigger: "MANUAL" }).done;
-    expect(result.outcome).toBe("SUCCESS");
+    const connection = await save("VCD", `director-${max}`, standin, {
+      username: `${provider.user}@${provider.org}`,
+      secret: provider.password,
+    });
+    await testThenSync(connection.id);
     const real = model.vms.filter((vm) => !model.vapp(vm.vappId)?.template);
     expect(await activeVms(connection.id)).toHaveLength(real.length);
     // The client asks for 38.x first and, on 406, picks the best version /api/versions lists; the
@@ -150,23 +148,11 @@ describe.each<VcenterRelease>(VCENTER_RELEASES)("vCenter %s", (release) => {
     });
     const standin = await createVcenterStandin({ model, release, vmListCap: 10 });
     closers.push(() => standin.close());
-    const connection = await saveConnection(
-      app.services.prisma,
-      app.services.secrets,
-      "VCENTER",
-      {
-        name: `vcenter-${release}`,
-        url: standin.url,
-        caPem: standin.caPem,
-        username: user.user,
-        secret: user.password,
-      },
-      null,
-    );
-    expect(await testConnection(app.services, connection.id)).toMatchObject({ ok: true });
-    expect(standin.openSessions, "Test logs out").toBe(0);
-    const result = await syncConnection(app.services, connection.id, { trigger: "MANUAL" }).done;
-    expect(result.outcome).toBe("SUCCESS");
+    const connection = await save("VCENTER", `vcenter-${release}`, standin, {
+      username: user.user,
+      secret: user.password,
+    });
+    await testThenSync(connection.id, () => expect(standin.openSessions, "Test logs out").toBe(0));
     const vms = await activeVms(connection.id);
     expect(vms.map((vm) => vm.externalId).sort()).toEqual(model.vms.map((vm) => vm.id).sort());
     // 8.0 guest OS ids and VMX_20/21 are stored as served; 7.0.3 serves none of them.

@@ -1,15 +1,10 @@
 // Live sync progress over GraphQL WebSocket, with the same capabilities as queries.
-import {
-  createProxmoxStandin,
-  DEFAULT_TOKEN,
-  demoCluster,
-  type ProxmoxStandin,
-} from "@hyperlens/standins";
+import { createProxmoxStandin, demoCluster, type ProxmoxStandin } from "@hyperlens/standins";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { syncConnection } from "../services/connection-runner.ts";
-import { saveConnection } from "../services/connections.ts";
+import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 
 const SUBSCRIBE = "subscription { syncProgress { type phase listKey outcome counts { added } } }";
@@ -45,21 +40,7 @@ beforeAll(async () => {
   app = await startTestApp({ subscriptionRecheckMs: 200 });
   admin = await app.signedInAs("admin", { isAdmin: true });
   standin = await createProxmoxStandin({ cluster: demoCluster(), version: "9.1" });
-  const [username, tokenId] = DEFAULT_TOKEN.id.split("!");
-  const connection = await saveConnection(
-    app.services.prisma,
-    app.services.secrets,
-    "PROXMOX",
-    {
-      name: "lab",
-      url: standin.url,
-      caPem: standin.caPem,
-      username: username ?? "",
-      tokenId,
-      secret: DEFAULT_TOKEN.secret,
-    },
-    null,
-  );
+  const connection = await saveProxmoxConnection(app.services, standin, "lab");
   connectionId = connection.id;
 });
 afterAll(async () => {

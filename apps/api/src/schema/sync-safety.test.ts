@@ -1,7 +1,6 @@
 // The safety rules of SPEC §3 end to end: Proxmox stand-in → adapter → sync engine → database.
 import {
   createProxmoxStandin,
-  DEFAULT_TOKEN,
   lxcGuest,
   type ProxmoxStandin,
   proxmoxNode,
@@ -9,7 +8,7 @@ import {
 } from "@hyperlens/standins";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { syncConnection } from "../services/connection-runner.ts";
-import { saveConnection } from "../services/connections.ts";
+import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 
 let app: TestApp;
@@ -52,21 +51,7 @@ beforeEach(async () => {
       ],
     },
   });
-  const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
-  const connection = await saveConnection(
-    app.services.prisma,
-    app.services.secrets,
-    "PROXMOX",
-    {
-      name: "lab",
-      url: standin.url,
-      caPem: standin.caPem,
-      username: user ?? "",
-      tokenId,
-      secret: DEFAULT_TOKEN.secret,
-    },
-    null,
-  );
+  const connection = await saveProxmoxConnection(app.services, standin, "lab");
   connectionId = connection.id;
   const first = await sync();
   expect(first.outcome).toBe("SUCCESS");

@@ -21,6 +21,7 @@ import {
 } from "@hyperlens/standins";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
+import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { testConnection } from "./connection-runner.ts";
 import { saveConnection } from "./connections.ts";
@@ -55,21 +56,7 @@ beforeEach(async () => {
   const test = await createTestServices();
   services = { ...test.services, secrets: boxOf(oldKey) };
   close = () => test.db.close();
-  const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
-  const pve = await saveConnection(
-    services.prisma,
-    services.secrets,
-    "PROXMOX",
-    {
-      name: "pve",
-      url: proxmox.url,
-      caPem: proxmox.caPem,
-      username: user ?? "",
-      tokenId,
-      secret: DEFAULT_TOKEN.secret,
-    },
-    null,
-  );
+  const pve = await saveProxmoxConnection(services, proxmox, "pve");
   const vcd = await saveConnection(
     services.prisma,
     services.secrets,

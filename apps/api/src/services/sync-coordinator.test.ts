@@ -1,17 +1,12 @@
 // Draining on shutdown: running syncs get the grace period, then stop at their safe point; new
 // syncs are refused with an error that says why.
 
-import {
-  createProxmoxStandin,
-  DEFAULT_TOKEN,
-  generateCluster,
-  type ProxmoxStandin,
-} from "@hyperlens/standins";
+import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 import { syncConnection } from "./connection-runner.ts";
-import { saveConnection } from "./connections.ts";
 import { ShuttingDownError } from "./errors.ts";
 import { createSyncCoordinator, drainSyncs } from "./sync-coordinator.ts";
 
@@ -22,21 +17,7 @@ let connectionId: string;
 beforeAll(async () => {
   app = await startTestApp();
   standin = await createProxmoxStandin({ cluster: generateCluster({ nodes: 1, guests: 10 }) });
-  const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
-  const saved = await saveConnection(
-    app.services.prisma,
-    app.services.secrets,
-    "PROXMOX",
-    {
-      name: "draining",
-      url: standin.url,
-      caPem: standin.caPem,
-      username: user ?? "",
-      tokenId,
-      secret: DEFAULT_TOKEN.secret,
-    },
-    null,
-  );
+  const saved = await saveProxmoxConnection(app.services, standin, "draining");
   connectionId = saved.id;
 });
 afterAll(async () => {

@@ -1,17 +1,12 @@
 // The sync lease between replicas, on whichever database the run uses (PGlite or PostgreSQL): two
 // app instances on one database stand in for two replicas.
-import {
-  createProxmoxStandin,
-  DEFAULT_TOKEN,
-  generateCluster,
-  type ProxmoxStandin,
-} from "@hyperlens/standins";
+import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { createMetrics } from "../metrics/metrics.ts";
+import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { syncConnection } from "./connection-runner.ts";
-import { saveConnection } from "./connections.ts";
 import { createSyncCoordinator } from "./sync-coordinator.ts";
 import {
   acquireLease,
@@ -46,21 +41,7 @@ afterAll(async () => {
 });
 
 async function addConnection(name: string) {
-  const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
-  const saved = await saveConnection(
-    replicaA.prisma,
-    replicaA.secrets,
-    "PROXMOX",
-    {
-      name,
-      url: standin.url,
-      caPem: standin.caPem,
-      username: user ?? "",
-      tokenId,
-      secret: DEFAULT_TOKEN.secret,
-    },
-    null,
-  );
+  const saved = await saveProxmoxConnection(replicaA, standin, name);
   return saved.id;
 }
 
