@@ -22,5 +22,11 @@ export type { CallLabels, HyperLogger, HyperMetrics } from "./observability.ts";
 export { redactPath } from "./redact.ts";
 export type { RetryOptions } from "./retry-policy.ts";
 export { createSemaphore, globalSemaphore, type Semaphore } from "./semaphore.ts";
+export {
+  createSessionScope,
+  type ScopedSession,
+  type SessionScope,
+  type SessionScopeOptions,
+} from "./session-scope.ts";
 export { checkCaPem } from "./tls-agent.ts";
 export type { AllowedWrite, RequestPurpose } from "./write-guard.ts";

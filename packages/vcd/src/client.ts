@@ -1,5 +1,6 @@
 import {
   createHyperClient,
+  createSessionScope,
   type HyperClient,
   type HyperClientOptions,
   type HyperLogger,
@@ -140,20 +141,7 @@ export function createVcdClient(options: VcdClientOptions): VcdClient {
     apiVersion: options.apiVersion ?? DEFAULT_API_VERSION,
     logger,
   });
-
-  let depth = 0;
-
-  async function logoutQuietly(): Promise<void> {
-    try {
-      await session.logout();
-    } catch (error) {
-      logger.warn({
-        msg: "Cloud Director logout failed; the session will expire on its own",
-        connectionId: http.connectionId,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
-  }
+  const scope = createSessionScope({ session, source: "Cloud Director", http, ownsHttp, logger });
 
   async function vmQueryPage(page: number, pageSize = VM_QUERY_PAGE_SIZE): Promise<VmQueryPage> {
     const type = session.isProvider ? "adminVM" : "vm";
@@ -199,16 +187,9 @@ export function createVcdClient(options: VcdClientOptions): VcdClient {
     },
     login: () => session.login(),
     logout: () => session.logout(),
-    async withSession(fn) {
-      depth++;
-      try {
-        return await fn(await session.login());
-      } finally {
-        depth--;
-        // TRAP: SPEC §4 — no session is ever left behind: logout after Test, sync, and a failed sync.
-        if (depth === 0) await logoutQuietly();
-      }
-    },
+    // The scope logs in on the outermost call and always logs out (SPEC §4 step 5); login() here
+    // only hands every level the open session's info.
+    withSession: (fn) => scope.run(async () => fn(await session.login())),
     supportedVersions: () => session.supportedVersions(),
     vmQueryPage,
     async listVms(listOptions = {}) {
@@ -242,10 +223,7 @@ export function createVcdClient(options: VcdClientOptions): VcdClient {
         itemsOf: (page) => page.virtualCenters,
         idOf: (v) => v.id,
       }),
-    async close() {
-      await logoutQuietly();
-      if (ownsHttp) await http.close();
-    },
+    close: () => scope.close(),
   };
 }
 

@@ -1,5 +1,6 @@
 import {
   createHyperClient,
+  createSessionScope,
   type HyperClient,
   type HyperClientOptions,
   type HyperLogger,
@@ -118,19 +119,8 @@ export function createVcenterClient(options: VcenterClientOptions): VcenterClien
     options.serverName ?? (isHyperClient(given) ? null : hostNameOf(given.baseUrl));
   const session = createVcenterSession({ http, credentials: options.credentials });
   const cap = options.vmListCap ?? VM_LIST_CAP;
-  let depth = 0;
-
-  async function logoutQuietly(): Promise<void> {
-    try {
-      await session.logout();
-    } catch (error) {
-      logger.warn({
-        msg: "vCenter logout failed; the session will expire on its own",
-        connectionId: http.connectionId,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
-  }
+  // The scope logs in on the outermost withSession and always logs out (SPEC §5).
+  const scope = createSessionScope({ session, source: "vCenter", http, ownsHttp, logger });
 
   const getJson = async (path: string, retryServerErrors = true) =>
     (await session.get(path, { retryServerErrors })).json();
@@ -172,17 +162,7 @@ export function createVcenterClient(options: VcenterClientOptions): VcenterClien
     },
     login: () => session.login(),
     logout: () => session.logout(),
-    async withSession(fn) {
-      depth++;
-      try {
-        if (depth === 1) await session.login();
-        return await fn();
-      } finally {
-        depth--;
-        // TRAP: SPEC §5 — no session is ever left behind: logout after Test, sync, and a failed sync.
-        if (depth === 0) await logoutQuietly();
-      }
-    },
+    withSession: (fn) => scope.run(fn),
     async sessionInfo() {
       return parseSessionInfo(await getJson("/api/session"), "GET /api/session");
     },
@@ -220,10 +200,7 @@ export function createVcenterClient(options: VcenterClientOptions): VcenterClien
     datacenters,
     vmFolders,
     placement: () => readPlacement({ datacenters, clusters, hosts }),
-    async close() {
-      await logoutQuietly();
-      if (ownsHttp) await http.close();
-    },
+    close: () => scope.close(),
   };
 }
 
