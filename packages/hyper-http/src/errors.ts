@@ -85,3 +85,24 @@ export function isHyperError(value: unknown): value is HyperError {
       typeof (value as { errorClass?: unknown }).errorClass === "string")
   );
 }
+
+/**
+ * The same failure with advice added: `hint` set and written after the message, every other detail
+ * kept, the original as the cause. For a source's own advice on a class the door cannot explain
+ * (a refused login: how that source spells user names).
+ */
+export function withHint(error: HyperError, hint: string): HyperError {
+  return new HyperError(`${error.message} (${hint})`, {
+    errorClass: error.errorClass,
+    source: error.source,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.serverMessage === undefined ? {} : { serverMessage: error.serverMessage }),
+    ...(error.tlsReason === undefined ? {} : { tlsReason: error.tlsReason }),
+    ...(error.method === undefined ? {} : { method: error.method }),
+    ...(error.path === undefined ? {} : { path: error.path }),
+    ...(error.attempts === undefined ? {} : { attempts: error.attempts }),
+    ...(error.code === undefined ? {} : { code: error.code }),
+    hint,
+    cause: error,
+  });
+}

@@ -16,6 +16,7 @@ export {
   type HyperErrorDetails,
   isHyperError,
   type SourceName,
+  withHint,
 } from "./errors.ts";
 export { checkHttpsUrl } from "./https-only.ts";
 export type { CallLabels, HyperLogger, HyperMetrics } from "./observability.ts";

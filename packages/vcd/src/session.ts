@@ -6,6 +6,7 @@ import {
   type HyperLogger,
   type HyperResponse,
   isHyperError,
+  withHint,
 } from "@hyperlens/hyper-http";
 import { pickApiVersion, SUPPORTED_API_MAJORS } from "./api-version.ts";
 import { parseLoginName } from "./login-name.ts";
@@ -191,18 +192,10 @@ export function createVcdSession(options: VcdSessionOptions): VcdSession {
 }
 
 function withLoginHint(error: HyperError, isProvider: boolean): HyperError {
-  const hint = isProvider
-    ? "provider administrators log in as user@System"
-    : "Director user names are user@org, with the organization's name (provider administrators: user@System)";
-  return new HyperError(`${error.message} (${hint})`, {
-    errorClass: error.errorClass,
-    source: error.source,
-    ...(error.status === undefined ? {} : { status: error.status }),
-    ...(error.serverMessage === undefined ? {} : { serverMessage: error.serverMessage }),
-    ...(error.method === undefined ? {} : { method: error.method }),
-    ...(error.path === undefined ? {} : { path: error.path }),
-    ...(error.attempts === undefined ? {} : { attempts: error.attempts }),
-    hint,
-    cause: error,
-  });
+  return withHint(
+    error,
+    isProvider
+      ? "provider administrators log in as user@System"
+      : "Director user names are user@org, with the organization's name (provider administrators: user@System)",
+  );
 }

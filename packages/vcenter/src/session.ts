@@ -5,6 +5,7 @@ import {
   HyperError,
   type HyperResponse,
   isHyperError,
+  withHint,
 } from "@hyperlens/hyper-http";
 import { parseSessionToken } from "./parse/session.ts";
 
@@ -133,17 +134,8 @@ export function createVcenterSession(options: VcenterSessionOptions): VcenterSes
 }
 
 function withLoginHint(error: HyperError): HyperError {
-  const hint =
-    "vCenter user names include the identity source, e.g. hyperlens@vsphere.local or DOMAIN\\user";
-  return new HyperError(`${error.message} (${hint})`, {
-    errorClass: error.errorClass,
-    source: error.source,
-    ...(error.status === undefined ? {} : { status: error.status }),
-    ...(error.serverMessage === undefined ? {} : { serverMessage: error.serverMessage }),
-    ...(error.method === undefined ? {} : { method: error.method }),
-    ...(error.path === undefined ? {} : { path: error.path }),
-    ...(error.attempts === undefined ? {} : { attempts: error.attempts }),
-    hint,
-    cause: error,
-  });
+  return withHint(
+    error,
+    "vCenter user names include the identity source, e.g. hyperlens@vsphere.local or DOMAIN\\user",
+  );
 }
