@@ -20,7 +20,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createUser } from "./services/users.ts";
-import { saveProxmoxConnection } from "./testing/proxmox-connection.ts";
+import { saveStandinConnection } from "./testing/standin-connections.ts";
 
 const missing = ["DATABASE_URL", "REDIS_URL"].filter((name) => !process.env[name]);
 const isSkipped = missing.length > 0;
@@ -105,10 +105,16 @@ const SYNC = `mutation($id: ID!, $wait: Boolean) {
 type SyncRun = { id: string; outcome: string; counts: { seen: number; removed: number } };
 
 async function addConnection(name: string, isActive: boolean) {
-  const saved = await saveProxmoxConnection({ prisma: db.prisma, secrets }, standin, name, {
-    syncIntervalSeconds: 600,
-    isActive,
-  });
+  const saved = await saveStandinConnection(
+    { prisma: db.prisma, secrets },
+    "PROXMOX",
+    standin,
+    name,
+    {
+      syncIntervalSeconds: 600,
+      isActive,
+    },
+  );
   return saved.id;
 }
 

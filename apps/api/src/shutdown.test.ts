@@ -5,21 +5,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateSecretKeyText } from "@hyperlens/db";
-import {
-  createVcdStandin,
-  DEFAULT_VCD_USERS,
-  generateDirector,
-  type VcdStandin,
-} from "@hyperlens/standins";
+import { createVcdStandin, generateDirector, type VcdStandin } from "@hyperlens/standins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeServices, createServices } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { syncConnection } from "./services/connection-runner.ts";
-import { saveConnection } from "./services/connections.ts";
-
-const provider = DEFAULT_VCD_USERS.find((u) => u.role === "provider");
-if (!provider) throw new Error("the stand-in has no provider user");
+import { saveStandinConnection } from "./testing/standin-connections.ts";
 
 let standin: VcdStandin;
 let env: Record<string, string>;
@@ -41,20 +33,9 @@ beforeAll(async () => {
   };
   const services = await openServices();
   try {
-    const saved = await saveConnection(
-      services.prisma,
-      services.secrets,
-      "VCD",
-      {
-        name: "director",
-        url: standin.url,
-        caPem: standin.caPem,
-        username: `${provider.user}@${provider.org}`,
-        secret: provider.password,
-        syncIntervalSeconds: 60,
-      },
-      null,
-    );
+    const saved = await saveStandinConnection(services, "VCD", standin, "director", {
+      syncIntervalSeconds: 60,
+    });
     connectionId = saved.id;
     const first = await syncConnection(services, connectionId, { trigger: "CLI" }).done;
     expect(first.outcome).toBe("SUCCESS");

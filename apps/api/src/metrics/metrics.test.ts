@@ -2,7 +2,7 @@
 import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { syncConnection } from "../services/connection-runner.ts";
-import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 
 let app: TestApp;
@@ -28,7 +28,7 @@ const scrape = async (target: TestApp) => {
 
 describe("GET /metrics", () => {
   it("counts sync outcomes and durations per source, and hypervisor calls by status class", async () => {
-    const connection = await saveProxmoxConnection(app.services, standin, "metered");
+    const connection = await saveStandinConnection(app.services, "PROXMOX", standin, "metered");
     await syncConnection(app.services, connection.id, { trigger: "MANUAL" }).done;
     const text = await scrape(app);
     expect(text).toMatch(

@@ -4,7 +4,7 @@ import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyp
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { createSyncCoordinator } from "../services/sync-coordinator.ts";
-import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { createScheduler, type Scheduler } from "./scheduler.ts";
 
@@ -36,7 +36,9 @@ beforeEach(async () => {
 });
 
 async function addConnection(name: string, syncIntervalSeconds: number) {
-  const saved = await saveProxmoxConnection(services, standin, name, { syncIntervalSeconds });
+  const saved = await saveStandinConnection(services, "PROXMOX", standin, name, {
+    syncIntervalSeconds,
+  });
   return saved.id;
 }
 

@@ -1,13 +1,10 @@
 // The compatibility matrix of docs/operations.md, one row per test: each supported release is a
 // stand-in mode, synced end to end through the API's services (test, sync, logout, no writes).
-import type { ConnectionKind } from "@hyperlens/shared";
 import {
   createProxmoxStandin,
   createVcdStandin,
   createVcenterStandin,
   DEFAULT_TOKEN,
-  DEFAULT_VCD_USERS,
-  DEFAULT_VCENTER_USERS,
   generateDirector,
   generateVcenter,
   lxcGuest,
@@ -20,8 +17,7 @@ import {
 } from "@hyperlens/standins";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { syncConnection, testConnection } from "../services/connection-runner.ts";
-import { saveConnection } from "../services/connections.ts";
-import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 
 let app: TestApp;
@@ -42,21 +38,6 @@ const activeVms = (connectionId: string) =>
     where: { connectionId, removedAt: null },
     include: { ips: true },
   });
-
-/** Saves a connection to `standin` that logs in as `login`. */
-const save = (
-  kind: ConnectionKind,
-  name: string,
-  standin: { url: string; caPem: string },
-  login: { username: string; secret: string },
-) =>
-  saveConnection(
-    app.services.prisma,
-    app.services.secrets,
-    kind,
-    { name, url: standin.url, caPem: standin.caPem, ...login },
-    null,
-  );
 
 /** Test must pass (then `afterTest` checks what it left behind), and a manual sync succeed. */
 async function testThenSync(connectionId: string, afterTest?: () => void) {
@@ -93,7 +74,12 @@ describe.each<PveVersion>(["7.4", "8.4", "9.1"])("Proxmox VE %s", (version) => {
       tokens: [{ ...DEFAULT_TOKEN, role: "admin" }],
     });
     closers.push(() => standin.close());
-    const connection = await saveProxmoxConnection(app.services, standin, `pve-${version}`);
+    const connection = await saveStandinConnection(
+      app.services,
+      "PROXMOX",
+      standin,
+      `pve-${version}`,
+    );
     await testThenSync(connection.id);
     const vms = await activeVms(connection.id);
     expect(vms.map((vm) => vm.name).sort()).toEqual(["ct", "web"]);
@@ -105,9 +91,6 @@ describe.each<PveVersion>(["7.4", "8.4", "9.1"])("Proxmox VE %s", (version) => {
   });
 });
 
-const provider = DEFAULT_VCD_USERS.find((u) => u.role === "provider");
-if (!provider) throw new Error("the stand-in has no provider user");
-
 describe.each([
   { release: "10.4", min: "37.0", max: "37.3" },
   { release: "10.5", min: "37.0", max: "38.1" },
@@ -118,10 +101,7 @@ describe.each([
     const model = generateDirector({ orgs: 1, vdcsPerOrg: 1, vms: 12, edgeGateways: 2, seed: 5 });
     const standin = await createVcdStandin({ model, apiVersions: { min, max } });
     closers.push(() => standin.close());
-    const connection = await save("VCD", `director-${max}`, standin, {
-      username: `${provider.user}@${provider.org}`,
-      secret: provider.password,
-    });
+    const connection = await saveStandinConnection(app.services, "VCD", standin, `director-${max}`);
     await testThenSync(connection.id);
     const real = model.vms.filter((vm) => !model.vapp(vm.vappId)?.template);
     expect(await activeVms(connection.id)).toHaveLength(real.length);
@@ -136,8 +116,6 @@ describe.each([
 
 describe.each<VcenterRelease>(VCENTER_RELEASES)("vCenter %s", (release) => {
   it("tests, syncs every VM with its release's guest OS and hardware version, and logs out", async () => {
-    const user = DEFAULT_VCENTER_USERS[0];
-    if (!user) throw new Error("the stand-in has no user");
     const model = generateVcenter({
       datacenters: 1,
       clustersPerDc: 1,
@@ -148,10 +126,12 @@ describe.each<VcenterRelease>(VCENTER_RELEASES)("vCenter %s", (release) => {
     });
     const standin = await createVcenterStandin({ model, release, vmListCap: 10 });
     closers.push(() => standin.close());
-    const connection = await save("VCENTER", `vcenter-${release}`, standin, {
-      username: user.user,
-      secret: user.password,
-    });
+    const connection = await saveStandinConnection(
+      app.services,
+      "VCENTER",
+      standin,
+      `vcenter-${release}`,
+    );
     await testThenSync(connection.id, () => expect(standin.openSessions, "Test logs out").toBe(0));
     const vms = await activeVms(connection.id);
     expect(vms.map((vm) => vm.externalId).sort()).toEqual(model.vms.map((vm) => vm.id).sort());

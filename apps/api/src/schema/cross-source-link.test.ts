@@ -4,20 +4,14 @@
 import {
   createVcdStandin,
   createVcenterStandin,
-  DEFAULT_VCD_USERS,
-  DEFAULT_VCENTER_USERS,
   generateVcenter,
   type VcdStandin,
   type VcenterStandin,
 } from "@hyperlens/standins";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { syncConnection } from "../services/connection-runner.ts";
-import { saveConnection } from "../services/connections.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
-
-const provider = DEFAULT_VCD_USERS.find((u) => u.role === "provider");
-const vcenterUser = DEFAULT_VCENTER_USERS[0];
-if (!provider || !vcenterUser) throw new Error("the stand-ins have no default users");
 
 type DirectorRow = {
   name: string;
@@ -85,29 +79,19 @@ function backDirectorWith(vcenter: VcenterStandin): void {
   });
 }
 
-async function connect(kind: "VCD" | "VCENTER", name: string, url: string, caPem: string) {
-  const user = kind === "VCD" ? provider : vcenterUser;
-  const connection = await saveConnection(
-    app.services.prisma,
-    app.services.secrets,
-    kind,
-    {
-      name,
-      url,
-      caPem,
-      username: kind === "VCD" ? `${user?.user}@${provider?.org}` : (user?.user ?? ""),
-      secret: user?.password ?? "",
-    },
-    null,
-  );
+async function connect(
+  kind: "VCD" | "VCENTER",
+  name: string,
+  standin: VcdStandin | VcenterStandin,
+) {
+  const connection = await saveStandinConnection(app.services, kind, standin, name);
   const result = await syncConnection(app.services, connection.id, { trigger: "MANUAL" }).done;
   expect(result.outcome).toBe("SUCCESS");
   return connection.id;
 }
 
-const connectDirector = () => connect("VCD", "director", director.url, director.caPem);
-const connectVcenter = (name: string, vcenter: VcenterStandin) =>
-  connect("VCENTER", name, vcenter.url, vcenter.caPem);
+const connectDirector = () => connect("VCD", "director", director);
+const connectVcenter = (name: string, vcenter: VcenterStandin) => connect("VCENTER", name, vcenter);
 
 async function rows<T>(query: string): Promise<T[]> {
   const res = await app.graphql<{ virtualMachines: { edges: { node: T }[] } }>(

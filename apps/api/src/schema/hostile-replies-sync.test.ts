@@ -2,14 +2,11 @@
 // adapter → sync engine → database, with the app's own 32 MiB response cap. A gigantic body, an
 // HTML page with 200 or a list of the wrong shape fails at most the list it belongs to: none of its
 // guests is removed, and a change in another list (or the edge gateways) still applies.
+import type { ConnectionKind } from "@hyperlens/shared";
 import {
   createProxmoxStandin,
   createVcdStandin,
   createVcenterStandin,
-  DEFAULT_TOKEN,
-  DEFAULT_VCD_USERS,
-  DEFAULT_VCENTER_PASSWORD,
-  DEFAULT_VCENTER_USERS,
   generateCluster,
   generateDirector,
   generateVcenter,
@@ -18,7 +15,7 @@ import {
 } from "@hyperlens/standins";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { syncConnection } from "../services/connection-runner.ts";
-import { saveConnection } from "../services/connections.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 
 // Past the app's default cap (32 MiB), streamed: the client must stop reading at the cap.
@@ -45,15 +42,8 @@ async function rows(connectionId: string) {
   return new Map(all.map((r) => [r.externalId, r]));
 }
 
-async function save(kind: "PROXMOX" | "VCD" | "VCENTER", input: Record<string, string>) {
-  const { url, caPem, username, secret, tokenId } = input;
-  const saved = await saveConnection(
-    app.services.prisma,
-    app.services.secrets,
-    kind,
-    { name: kind, url: url ?? "", caPem, username: username ?? "", secret, tokenId },
-    null,
-  );
+async function save(kind: ConnectionKind, standin: { url: string; caPem: string }) {
+  const saved = await saveStandinConnection(app.services, kind, standin, kind);
   const first = await sync(saved.id);
   expect(first.outcome).toBe("SUCCESS");
   return saved.id;
@@ -91,14 +81,7 @@ describe("a hostile answer fails only its own list", () => {
       cluster: generateCluster({ nodes: 2, guests: 16, seed: 4 }),
     });
     closers.push(() => standin.close());
-    const [user, tokenId] = DEFAULT_TOKEN.id.split("!");
-    const id = await save("PROXMOX", {
-      url: standin.url,
-      caPem: standin.caPem,
-      username: user ?? "",
-      tokenId: tokenId ?? "",
-      secret: DEFAULT_TOKEN.secret,
-    });
+    const id = await save("PROXMOX", standin);
     const [node, other] = standin.cluster.nodes.map((n) => n.name);
     for (const reply of pick("json")) {
       // A guest gone from another list: that list came back, so its removal still applies.
@@ -116,16 +99,10 @@ describe("a hostile answer fails only its own list", () => {
   });
 
   it("Cloud Director: the VM query, while edge gateways still apply", async () => {
-    const provider = DEFAULT_VCD_USERS.find((u) => u.role === "provider");
     const model = generateDirector({ orgs: 1, vdcsPerOrg: 2, vms: 12, edgeGateways: 9, seed: 5 });
     const standin = await createVcdStandin({ model, maxPageSize: 5 });
     closers.push(() => standin.close());
-    const id = await save("VCD", {
-      url: standin.url,
-      caPem: standin.caPem,
-      username: `${provider?.user}@${provider?.org}`,
-      secret: provider?.password ?? "",
-    });
+    const id = await save("VCD", standin);
     for (const reply of pick("xml")) {
       const edge = model.edgeGateways[0];
       if (edge) model.removeEdgeGateway(edge.id);
@@ -152,12 +129,7 @@ describe("a hostile answer fails only its own list", () => {
     });
     const standin = await createVcenterStandin({ model });
     closers.push(() => standin.close());
-    const id = await save("VCENTER", {
-      url: standin.url,
-      caPem: standin.caPem,
-      username: DEFAULT_VCENTER_USERS[0]?.user ?? "",
-      secret: DEFAULT_VCENTER_PASSWORD,
-    });
+    const id = await save("VCENTER", standin);
     for (const reply of pick("json")) {
       const { result } = await expectKept(
         id,

@@ -4,7 +4,7 @@ import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { syncConnection } from "../services/connection-runner.ts";
-import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 
 const SUBSCRIBE = "subscription { syncProgress { type phase listKey outcome counts { added } } }";
@@ -40,7 +40,7 @@ beforeAll(async () => {
   app = await startTestApp({ subscriptionRecheckMs: 200 });
   admin = await app.signedInAs("admin", { isAdmin: true });
   standin = await createProxmoxStandin({ cluster: demoCluster(), version: "9.1" });
-  const connection = await saveProxmoxConnection(app.services, standin, "lab");
+  const connection = await saveStandinConnection(app.services, "PROXMOX", standin, "lab");
   connectionId = connection.id;
 });
 afterAll(async () => {

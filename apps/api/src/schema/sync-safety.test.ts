@@ -1,19 +1,7 @@
 // The safety rules of SPEC §3 end to end: Proxmox stand-in → adapter → sync engine → database.
-import {
-  createProxmoxStandin,
-  lxcGuest,
-  type ProxmoxStandin,
-  proxmoxNode,
-  qemuGuest,
-} from "@hyperlens/standins";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { syncConnection } from "../services/connection-runner.ts";
-import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
-import { startTestApp, type TestApp } from "../testing/test-app.ts";
-
-let app: TestApp;
-let standin: ProxmoxStandin;
-let connectionId: string;
+import { createProxmoxStandin, lxcGuest, proxmoxNode, qemuGuest } from "@hyperlens/standins";
+import { beforeEach, describe, expect, it } from "vitest";
+import { eachTestConnectedTo } from "../testing/standin-connections.ts";
 
 function guestsOn(node: string, first: number, count: number) {
   return Array.from({ length: count }, (_, i) =>
@@ -26,9 +14,8 @@ function guestsOn(node: string, first: number, count: number) {
   );
 }
 
-beforeEach(async () => {
-  app = await startTestApp();
-  standin = await createProxmoxStandin({
+const pve = eachTestConnectedTo("PROXMOX", "lab", () =>
+  createProxmoxStandin({
     version: "9.1",
     cluster: {
       name: "lab",
@@ -50,31 +37,27 @@ beforeEach(async () => {
         }),
       ],
     },
-  });
-  const connection = await saveProxmoxConnection(app.services, standin, "lab");
-  connectionId = connection.id;
+  }),
+);
+const { sync } = pve;
+
+beforeEach(async () => {
   const first = await sync();
   expect(first.outcome).toBe("SUCCESS");
 });
 
-afterEach(async () => {
-  await standin?.close();
-  await app?.close();
-});
-
-const sync = () => syncConnection(app.services, connectionId, { trigger: "MANUAL" }).done;
-
 async function present() {
-  const rows = await app.services.prisma.virtualMachine.findMany({
-    where: { connectionId, removedAt: null },
-  });
+  const rows = await pve.stored();
   return new Map(rows.map((r) => [r.externalId, r]));
 }
 
 describe("syncing Proxmox safely", () => {
   it("a node whose qemu list failed keeps its VMs while its lxc list still applies", async () => {
-    standin.faults.fail("/nodes/pve1/qemu", 500, { reason: "Internal Server Error", times: 100 });
-    standin.cluster.removeGuest(301);
+    pve.standin.faults.fail("/nodes/pve1/qemu", 500, {
+      reason: "Internal Server Error",
+      times: 100,
+    });
+    pve.standin.cluster.removeGuest(301);
     const result = await sync();
     expect(result.outcome).toBe("PARTIAL");
     const rows = await present();
@@ -85,7 +68,7 @@ describe("syncing Proxmox safely", () => {
   });
 
   it("an offline node keeps its VMs, marked as on an offline node", async () => {
-    standin.cluster.setNodeOnline("pve2", false);
+    pve.standin.cluster.setNodeOnline("pve2", false);
     await sync();
     const rows = await present();
     for (const vmid of ["200", "201", "202", "203"])
@@ -94,7 +77,7 @@ describe("syncing Proxmox safely", () => {
 
   it("the guard fires below half of the known guests in the lists that came back and removes nothing", async () => {
     for (const vmid of [100, 101, 102, 200, 201, 202, 203, 300, 301])
-      standin.cluster.removeGuest(vmid);
+      pve.standin.cluster.removeGuest(vmid);
     const result = await sync();
     expect(result.guardFired).toBe(true);
     expect(result.message).toMatch(/fewer than half/);
@@ -102,30 +85,30 @@ describe("syncing Proxmox safely", () => {
   });
 
   it("removes a guest that is gone from a list that came back, as a tombstone", async () => {
-    standin.cluster.removeGuest(100);
+    pve.standin.cluster.removeGuest(100);
     const result = await sync();
     expect(result.counts.removed).toBe(1);
-    const row = await app.services.prisma.virtualMachine.findFirstOrThrow({
-      where: { connectionId, externalId: "100" },
+    const row = await pve.services.prisma.virtualMachine.findFirstOrThrow({
+      where: { connectionId: pve.connectionId, externalId: "100" },
     });
     expect(row.removedAt).not.toBeNull();
     expect(row.removedReason).toContain("pve1/qemu");
   });
 
   it("a guest that moved node is recorded on the new node and not removed", async () => {
-    standin.cluster.moveGuest(100, "pve2");
+    pve.standin.cluster.moveGuest(100, "pve2");
     const result = await sync();
     expect(result.counts.removed).toBe(0);
     const row = (await present()).get("100");
     expect(row?.nodeName).toBe("pve2");
-    const events = await app.services.prisma.vmEvent.findMany({
+    const events = await pve.services.prisma.vmEvent.findMany({
       where: { vmId: row?.id, type: "MOVED" },
     });
     expect(events).toHaveLength(1);
   });
 
   it("an unreachable server fails the sync as unreachable and removes nothing", async () => {
-    await standin.close();
+    await pve.standin.close();
     const result = await sync();
     expect(result).toMatchObject({ outcome: "FAILED", errorClass: "unreachable" });
     expect((await present()).size).toBe(10);

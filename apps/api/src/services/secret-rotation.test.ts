@@ -21,10 +21,9 @@ import {
 } from "@hyperlens/standins";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
-import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { testConnection } from "./connection-runner.ts";
-import { saveConnection } from "./connections.ts";
 import { rotateSecrets, rotationKeyring, SecretRotationError } from "./secret-rotation.ts";
 
 const tenant = DEFAULT_VCD_USERS.find((u) => u.role !== "provider");
@@ -56,20 +55,11 @@ beforeEach(async () => {
   const test = await createTestServices();
   services = { ...test.services, secrets: boxOf(oldKey) };
   close = () => test.db.close();
-  const pve = await saveProxmoxConnection(services, proxmox, "pve");
-  const vcd = await saveConnection(
-    services.prisma,
-    services.secrets,
-    "VCD",
-    {
-      name: "director",
-      url: director.url,
-      caPem: director.caPem,
-      username: `${tenant.user}@${tenant.org}`,
-      secret: tenant.password,
-    },
-    null,
-  );
+  const pve = await saveStandinConnection(services, "PROXMOX", proxmox, "pve");
+  const vcd = await saveStandinConnection(services, "VCD", director, "director", {
+    username: `${tenant.user}@${tenant.org}`,
+    secret: tenant.password,
+  });
   ids = { proxmox: pve.id, director: vcd.id };
   return close;
 });

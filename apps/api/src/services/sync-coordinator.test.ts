@@ -4,7 +4,7 @@
 import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 import { syncConnection } from "./connection-runner.ts";
 import { ShuttingDownError } from "./errors.ts";
@@ -17,7 +17,7 @@ let connectionId: string;
 beforeAll(async () => {
   app = await startTestApp();
   standin = await createProxmoxStandin({ cluster: generateCluster({ nodes: 1, guests: 10 }) });
-  const saved = await saveProxmoxConnection(app.services, standin, "draining");
+  const saved = await saveStandinConnection(app.services, "PROXMOX", standin, "draining");
   connectionId = saved.id;
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyp
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { createMetrics } from "../metrics/metrics.ts";
-import { saveProxmoxConnection } from "../testing/proxmox-connection.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { syncConnection } from "./connection-runner.ts";
 import { createSyncCoordinator } from "./sync-coordinator.ts";
@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 async function addConnection(name: string) {
-  const saved = await saveProxmoxConnection(replicaA, standin, name);
+  const saved = await saveStandinConnection(replicaA, "PROXMOX", standin, name);
   return saved.id;
 }
 
