@@ -19,6 +19,12 @@ export {
   withHint,
 } from "./errors.ts";
 export { checkHttpsUrl } from "./https-only.ts";
+export {
+  type AnswerIssue,
+  type AnswerParsers,
+  type AnswerSchema,
+  answerParsers,
+} from "./malformed-answer.ts";
 export type { CallLabels, HyperLogger, HyperMetrics } from "./observability.ts";
 export { redactPath } from "./redact.ts";
 export type { RetryOptions } from "./retry-policy.ts";
