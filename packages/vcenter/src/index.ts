@@ -26,16 +26,7 @@ export {
   type VcenterGuestAddress,
   type VcenterGuestInterface,
 } from "./parse/guest-interfaces.ts";
-export {
-  parseClusterList,
-  parseDatacenterList,
-  parseFolderList,
-  parseHostList,
-  type VcenterClusterSummary,
-  type VcenterDatacenterSummary,
-  type VcenterFolderSummary,
-  type VcenterHostSummary,
-} from "./parse/inventory-lists.ts";
+export * from "./parse/inventory-lists.ts";
 export {
   parseSessionInfo,
   parseSessionToken,
