@@ -3,6 +3,7 @@ import {
   type HyperClient,
   type HyperClientOptions,
   type HyperError,
+  isHyperClient,
   isHyperError,
 } from "@hyperlens/hyper-http";
 import { PROXMOX_ALLOWED_WRITES } from "./allowed-writes.ts";
@@ -195,10 +196,6 @@ export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClien
 
 function cookie(ticket: string): Record<string, string> {
   return { cookie: `PVEAuthCookie=${ticket}` };
-}
-
-function isHyperClient(value: HyperClient | ProxmoxHttpOptions): value is HyperClient {
-  return typeof (value as Partial<HyperClient>).request === "function";
 }
 
 /**

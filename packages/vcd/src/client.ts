@@ -4,6 +4,8 @@ import {
   type HyperClient,
   type HyperClientOptions,
   type HyperLogger,
+  isHyperClient,
+  silentLogger,
 } from "@hyperlens/hyper-http";
 import { VCD_ALLOWED_WRITES } from "./allowed-writes.ts";
 import { DEFAULT_API_VERSION } from "./api-version.ts";
@@ -225,10 +227,4 @@ export function createVcdClient(options: VcdClientOptions): VcdClient {
       }),
     close: () => scope.close(),
   };
-}
-
-const silentLogger: HyperLogger = { info() {}, warn() {} };
-
-function isHyperClient(value: HyperClient | VcdHttpOptions): value is HyperClient {
-  return typeof (value as Partial<HyperClient>).request === "function";
 }

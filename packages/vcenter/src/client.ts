@@ -4,7 +4,9 @@ import {
   type HyperClient,
   type HyperClientOptions,
   type HyperLogger,
+  isHyperClient,
   isHyperError,
+  silentLogger,
 } from "@hyperlens/hyper-http";
 import { VCENTER_ALLOWED_WRITES } from "./allowed-writes.ts";
 import { readVmListing, VM_LIST_CAP, type VmListing } from "./list-vms.ts";
@@ -204,16 +206,10 @@ export function createVcenterClient(options: VcenterClientOptions): VcenterClien
   };
 }
 
-const silentLogger: HyperLogger = { info() {}, warn() {} };
-
 function hostNameOf(baseUrl: string): string | null {
   try {
     return new URL(baseUrl).hostname || null;
   } catch {
     return null;
   }
-}
-
-function isHyperClient(value: HyperClient | VcenterHttpOptions): value is HyperClient {
-  return typeof (value as Partial<HyperClient>).request === "function";
 }
