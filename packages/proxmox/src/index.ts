@@ -3,6 +3,7 @@
  * parsers it uses, exported so the adapter and tests can read recorded answers directly.
  */
 
+export { normalizeMac } from "@hyperlens/shared";
 export * from "./adapter/index.ts";
 export { PROXMOX_ALLOWED_WRITES } from "./allowed-writes.ts";
 export {
@@ -19,7 +20,6 @@ export {
 export { isAgentEnabled } from "./config/agent-flag.ts";
 export { type GuestDisk, parseLxcVolume, parseQemuDisk } from "./config/disks.ts";
 export { type LxcIpv4, type LxcIpv6, type LxcNic, parseLxcNic } from "./config/lxc-nic.ts";
-export { normalizeMac } from "./config/mac.ts";
 export { type PropertyString, parsePropertyString } from "./config/property-string.ts";
 export { parseQemuNic, type QemuNic } from "./config/qemu-nic.ts";
 export { parseSizeToBytes } from "./config/size.ts";

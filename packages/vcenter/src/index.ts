@@ -4,6 +4,7 @@
  * and tools can read recorded answers directly.
  */
 
+export { normalizeMac } from "@hyperlens/shared";
 export * from "./adapter/index.ts";
 export { VCENTER_ALLOWED_WRITES } from "./allowed-writes.ts";
 export {
@@ -20,7 +21,6 @@ export {
   type VmListing,
   type VmListingDeps,
 } from "./list-vms.ts";
-export { normalizeMac } from "./mac.ts";
 export {
   parseGuestInterfaces,
   type VcenterGuestAddress,

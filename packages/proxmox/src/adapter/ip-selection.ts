@@ -1,8 +1,7 @@
 // Which addresses the guest agent reported belong to the VM (SPEC §3): only those on an interface
 // whose MAC is one of the VM's configured NICs. Everything else is kept as rejected, with the
 // reason, so an administrator can see why an address is missing (SPEC §10 explained IPs).
-import type { NeutralIp } from "@hyperlens/shared";
-import { normalizeMac } from "../config/mac.ts";
+import { localAddressReason, type NeutralIp, normalizeMac } from "@hyperlens/shared";
 import type { GuestInterface } from "../parse/agent-interfaces.ts";
 
 /** A configured NIC: its config key and MAC. */
@@ -12,14 +11,6 @@ export interface ConfiguredNic {
 }
 
 const ZERO_MAC = "00:00:00:00:00:00";
-
-function addressProblem(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  if (address.startsWith("127.") || lower === "::1") return "loopback address";
-  if (address.startsWith("169.254.") || /^fe[89ab][0-9a-f]:/.test(lower))
-    return "link-local address";
-  return undefined;
-}
 
 function interfaceProblem(name: string, mac: string | null): string {
   if (name === "lo" || mac === ZERO_MAC) return `${name}: loopback interface`;
@@ -47,7 +38,7 @@ export function selectGuestIps(
       };
       if (nicKey === undefined)
         return { ...base, isAccepted: false, rejectReason: interfaceProblem(iface.name, mac) };
-      const problem = addressProblem(a.address);
+      const problem = localAddressReason(a.address);
       return problem
         ? { ...base, nicKey, isAccepted: false, rejectReason: `${iface.name}: ${problem}` }
         : { ...base, nicKey, isAccepted: true };

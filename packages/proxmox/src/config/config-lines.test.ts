@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { isAgentEnabled } from "./agent-flag.ts";
 import { parseLxcVolume, parseQemuDisk } from "./disks.ts";
 import { parseLxcNic } from "./lxc-nic.ts";
-import { normalizeMac } from "./mac.ts";
 import { parseQemuNic } from "./qemu-nic.ts";
 import { parseSizeToBytes } from "./size.ts";
 import { parseTags } from "./tags.ts";
@@ -134,12 +133,6 @@ describe("small values", () => {
     expect(parseSizeToBytes("123")).toBe(123);
     expect(parseSizeToBytes("lots")).toBeNull();
     expect(parseSizeToBytes(undefined)).toBeNull();
-  });
-
-  it("MACs are compared case-insensitively by normalizing", () => {
-    expect(normalizeMac("BC:24:11:2E:C5:4A")).toBe(normalizeMac("bc:24:11:2e:c5:4a"));
-    expect(normalizeMac("BC-24-11-2E-C5-4A")).toBe("bc:24:11:2e:c5:4a");
-    expect(normalizeMac("not-a-mac")).toBeNull();
   });
 
   it("tags split on ;, comma and space", () => {

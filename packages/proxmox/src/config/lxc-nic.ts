@@ -1,4 +1,4 @@
-import { normalizeMac } from "./mac.ts";
+import { normalizeMac } from "@hyperlens/shared";
 import { parsePropertyString } from "./property-string.ts";
 
 /** How a container interface gets its IPv4 address. */

@@ -1,4 +1,4 @@
-import { normalizeMac } from "./mac.ts";
+import { normalizeMac } from "@hyperlens/shared";
 import { parsePropertyString } from "./property-string.ts";
 
 /** A virtual NIC of a QEMU VM, from a `netN` config line. */

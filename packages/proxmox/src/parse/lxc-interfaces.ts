@@ -1,5 +1,5 @@
+import { normalizeMac } from "@hyperlens/shared";
 import { z } from "zod";
-import { normalizeMac } from "../config/mac.ts";
 import type { GuestAddress, GuestInterface } from "./agent-interfaces.ts";
 import { parseData } from "./envelope.ts";
 import { looseInt, optional } from "./fields.ts";

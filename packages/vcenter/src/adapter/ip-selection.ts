@@ -1,24 +1,15 @@
 // Which addresses VMware Tools reported belong to the VM: only those on an interface backed by one
 // of the VM's own virtual NICs (its `nic` device key) whose MAC matches that NIC. Everything else
 // is kept as rejected, with the reason, so an administrator can see why an address is missing
-// (SPEC §10 explained IPs). Same rule as the Proxmox agent filter; see the report on sharing it.
-import type { NeutralIp } from "@hyperlens/shared";
-import { normalizeMac } from "../mac.ts";
+// (SPEC §10 explained IPs). Same rule as the Proxmox agent filter, with the same shared loopback
+// and link-local check.
+import { localAddressReason, type NeutralIp, normalizeMac } from "@hyperlens/shared";
 import type { VcenterGuestInterface } from "../parse/guest-interfaces.ts";
 
 /** A virtual NIC of the VM: its device key and MAC. */
 export interface VmNic {
   key: string;
   mac: string | null;
-}
-
-function addressProblem(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  if (address.startsWith("127.") || lower === "::1") return "loopback address";
-  if (address.startsWith("169.254.") || /^fe[89ab][0-9a-f]:/.test(lower)) {
-    return "link-local address";
-  }
-  return undefined;
 }
 
 function interfaceLabel(mac: string | null): string {
@@ -65,7 +56,7 @@ export function selectGuestIps(
       };
       if (problem !== undefined) return { ...base, isAccepted: false, rejectReason: problem };
       const nicKey = iface.nic ?? undefined;
-      const bad = addressProblem(a.address);
+      const bad = localAddressReason(a.address);
       return bad
         ? {
             ...base,

@@ -1,13 +1,13 @@
 // Maps what the vCenter client read about one VM into the neutral shape (SPEC §6).
-import type {
-  JsonObject,
-  NeutralDisk,
-  NeutralNic,
-  NeutralPowerState,
-  NeutralVm,
+import {
+  type JsonObject,
+  type NeutralDisk,
+  type NeutralNic,
+  type NeutralPowerState,
+  type NeutralVm,
+  normalizeMac,
 } from "@hyperlens/shared";
 import type { GuestInterfacesOutcome } from "../client.ts";
-import { normalizeMac } from "../mac.ts";
 import type { VcenterVmInfo } from "../parse/vm-info.ts";
 import type { VcenterVmSummary } from "../parse/vm-list.ts";
 import { selectGuestIps } from "./ip-selection.ts";
