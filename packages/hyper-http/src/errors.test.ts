@@ -17,16 +17,12 @@ describe("withHint", () => {
     expect(hinted.message).toBe(
       "The vCenter server refused the login (HTTP 401) (user names include the identity source)",
     );
-    expect(hinted).toMatchObject({
-      errorClass: "auth",
-      source: "vCenter",
-      status: 401,
-      serverMessage: "Authentication required.",
-      method: "POST",
-      path: "/api/session",
-      attempts: 1,
-      hint: "user names include the identity source",
-    });
+    expect(hinted.hint).toBe("user names include the identity source");
+    const kept = ["errorClass", "source", "status", "serverMessage", "method", "path", "attempts"];
+    for (const key of kept as (keyof HyperError)[]) {
+      expect(refused[key]).toBeDefined();
+      expect(hinted[key]).toBe(refused[key]);
+    }
     expect(hinted.cause).toBe(refused);
   });
 
