@@ -1,12 +1,12 @@
 // Shared pieces of the per-source property suites: run counts and replay from the environment, an
-// in-memory store the pure runs reconcile into, the SPEC §3 removal oracle, and database digests
-// for the end-to-end runs.
-import type { PrismaClient } from "@hyperlens/db";
+// in-memory store the pure runs reconcile into, the SPEC §3 removal oracle, and the end-to-end
+// runs: their database, stand-in, client and four syncs, with database digests.
+import { createTestDatabase, type PrismaClient, type TestDatabase } from "@hyperlens/db";
 import type { ListRead, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
 import type { FaultSwitches } from "@hyperlens/standins";
 import { planReconcile, runSync, type StoredVmState } from "@hyperlens/sync";
 import fc from "fast-check";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 
 const positive = (text: string | undefined, fallback: number) => {
   const value = Number(text);
@@ -16,7 +16,7 @@ const positive = (text: string | undefined, fallback: number) => {
 /** Generated runs of the pure (adapter logic + planner) property, per source. */
 export const PURE_RUNS = positive(process.env.HYPERLENS_PROPERTY_RUNS, 1000);
 /** Generated runs that go stand-in → real adapter → runSync on PGlite, per source. */
-export const E2E_RUNS = positive(process.env.HYPERLENS_PROPERTY_E2E_RUNS, 20);
+const E2E_RUNS = positive(process.env.HYPERLENS_PROPERTY_E2E_RUNS, 20);
 
 /** fast-check parameters: the run count, and the seed/path of a failure to replay. */
 export function propertyParameters<T>(numRuns: number, isSlow = false): fc.Parameters<T> {
@@ -143,7 +143,7 @@ export const presentIds = (store: Map<string, StoredVmState>) =>
   new Set([...store.values()].filter((r) => !r.isRemoved).map((r) => r.externalId));
 
 /** A connection row for an end-to-end run. */
-export async function createConnectionRow(
+async function createConnectionRow(
   prisma: PrismaClient,
   kind: "PROXMOX" | "VCD" | "VCENTER",
   baseUrl: string,
@@ -342,7 +342,7 @@ export function expectConverges(
 }
 
 /** One end-to-end run of a source: its connection row, its read, and how its hypervisor changes. */
-export interface EndToEndRun {
+interface EndToEndRun {
   prisma: PrismaClient;
   connectionId: string;
   source: "PROXMOX" | "VCD" | "VCENTER";
@@ -364,7 +364,7 @@ export interface EndToEndRun {
  * its faults keeps the invariants and removes no guest still there; once the faults clear the
  * rows are the hypervisor's (unless the guard held them); the same input again writes nothing.
  */
-export async function runEndToEnd(run: EndToEndRun): Promise<void> {
+async function runEndToEnd(run: EndToEndRun): Promise<void> {
   const { prisma, connectionId } = run;
   let snapshot: SourceSnapshot | undefined;
   const sync = async () => {
@@ -406,6 +406,96 @@ export async function runEndToEnd(run: EndToEndRun): Promise<void> {
   }
   const fourth = await sync();
   expect(fourth.counts.rowsWritten, "the same input twice writes nothing").toBe(0);
+}
+
+/** The database of a file's end-to-end runs: created before its tests, closed after them. */
+export function useFileDatabase(): { readonly prisma: PrismaClient } {
+  let db: TestDatabase | undefined;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+  return {
+    get prisma() {
+      if (!db) throw new Error("the file's database exists only while its tests run");
+      return db.prisma;
+    },
+  };
+}
+
+/** The HTTP options every end-to-end client gets: the stand-in's address and CA, one attempt. */
+export interface EndToEndHttp {
+  connectionId: string;
+  baseUrl: string;
+  caPem: string;
+  retry: { attempts: number };
+}
+
+/** How one end-to-end run reads, changes the hypervisor and checks it ({@link runEndToEnd}). */
+export type EndToEndSteps = Omit<EndToEndRun, "prisma" | "connectionId" | "source">;
+
+/** What a source's end-to-end property supplies for each generated scenario. */
+export interface EndToEndSource<Scenario, Standin, Client> {
+  source: EndToEndRun["source"];
+  /** The scenario's stand-in. */
+  start(scenario: Scenario): Promise<Standin>;
+  /** The source's real client over the stand-in. */
+  connect(standin: Standin, http: EndToEndHttp): Client;
+  /** The run's steps, over that stand-in and client. */
+  steps(scenario: Scenario, standin: Standin, client: Client): EndToEndSteps;
+}
+
+/**
+ * The end-to-end property of a source: for each generated scenario (E2E_RUNS of them, replayable)
+ * a fresh stand-in, the real client over it and a connection row go through {@link runEndToEnd};
+ * the client and the stand-in are closed whatever happened.
+ */
+export async function checkEndToEnd<
+  Scenario extends { seed: number },
+  Standin extends { url: string; caPem: string; close(): Promise<void> },
+  Client extends { close(): Promise<void> },
+>(
+  prisma: PrismaClient,
+  scenario: fc.Arbitrary<Scenario>,
+  source: EndToEndSource<Scenario, Standin, Client>,
+): Promise<void> {
+  let run = 0;
+  await checkAsyncProperty(
+    fc.asyncProperty(scenario, async (sc) => {
+      run += 1;
+      const name = `${source.source.toLowerCase()}-${run}`;
+      const standin = await source.start(sc);
+      try {
+        const client = source.connect(standin, {
+          connectionId: name,
+          baseUrl: standin.url,
+          caPem: standin.caPem,
+          retry: { attempts: 1 },
+        });
+        try {
+          const connectionId = await createConnectionRow(
+            prisma,
+            source.source,
+            standin.url,
+            `${name}-${sc.seed}`,
+          );
+          await runEndToEnd({
+            prisma,
+            connectionId,
+            source: source.source,
+            ...source.steps(sc, standin, client),
+          });
+        } finally {
+          await client.close();
+        }
+      } finally {
+        await standin.close();
+      }
+    }),
+    E2E_RUNS,
+  );
 }
 
 /** What goes wrong with a list read on any source: an error status, a cut body, a proxy's HTML page, a reset. */

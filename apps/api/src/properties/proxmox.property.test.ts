@@ -1,24 +1,21 @@
 // Proxmox VE under random inventories and random failures (SPEC §3): removal only from lists that
 // came back, the per-sync guard, no half-written guest, idempotent re-syncs. Most runs drive the
 // planner with the list outcomes the adapter produces; a few go stand-in → adapter → runSync.
-import { createTestDatabase, type TestDatabase } from "@hyperlens/db";
 import { createProxmoxClient, readProxmoxInventory } from "@hyperlens/proxmox";
 import type { ListRead } from "@hyperlens/shared";
 import { createProxmoxStandin, DEFAULT_TOKEN, generateCluster } from "@hyperlens/standins";
 import type { StoredVmState } from "@hyperlens/sync";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { registerSecret } from "../testing/secret-registry.ts";
 import {
-  checkAsyncProperty,
+  checkEndToEnd,
   checkProperty,
-  createConnectionRow,
-  E2E_RUNS,
   expectConverges,
   neutralVm,
   PURE_RUNS,
   reconcileInMemory,
-  runEndToEnd,
+  useFileDatabase,
   World,
   worldChanges,
 } from "./harness.ts";
@@ -119,13 +116,7 @@ function snapshotLists(
 
 // ---------------------------------------------------------------- end to end ----------------
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.close();
-});
+const db = useFileDatabase();
 
 const FAULTS = [
   "none",
@@ -153,72 +144,55 @@ const e2eScenario = fc.record({
 describe("property: Proxmox stand-in → adapter → runSync", () => {
   it("keeps the safety rules on a real database and converges once the faults clear", async () => {
     registerSecret(DEFAULT_TOKEN.secret);
-    let run = 0;
-    await checkAsyncProperty(
-      fc.asyncProperty(e2eScenario, async (sc) => {
-        run += 1;
-        const cluster = generateCluster({
-          nodes: sc.nodes,
-          guests: sc.guests,
-          seed: sc.seed,
-          clusterName: "lab",
-        });
-        const standin = await createProxmoxStandin({ cluster, version: "9.1" });
-        const client = createProxmoxClient({
-          http: {
-            connectionId: `p${run}`,
-            baseUrl: standin.url,
-            caPem: standin.caPem,
-            retry: { attempts: 1 },
-          },
+    await checkEndToEnd(db.prisma, e2eScenario, {
+      source: "PROXMOX",
+      start: (sc) =>
+        createProxmoxStandin({
+          cluster: generateCluster({
+            nodes: sc.nodes,
+            guests: sc.guests,
+            seed: sc.seed,
+            clusterName: "lab",
+          }),
+          version: "9.1",
+        }),
+      connect: (_, http) =>
+        createProxmoxClient({
+          http,
           auth: { kind: "token", tokenId: DEFAULT_TOKEN.id, secret: DEFAULT_TOKEN.secret },
-        });
-        const connectionId = await createConnectionRow(
-          db.prisma,
-          "PROXMOX",
-          standin.url,
-          `pve-${run}-${sc.seed}`,
-        );
+        }),
+      steps: (sc, standin, client) => {
         const offline =
           sc.offlineNode === undefined ? undefined : standin.cluster.nodes[sc.offlineNode];
-        try {
-          await runEndToEnd({
-            prisma: db.prisma,
-            connectionId,
-            source: "PROXMOX",
-            read: () => readProxmoxInventory(client, { parallelGuests: 4 }),
-            change: () => {
-              // Remove some, move one, take a node offline.
-              standin.cluster.guests.forEach((g, i) => {
-                if (i % sc.removeEvery === 0) standin.cluster.removeGuest(g.vmid);
-              });
-              const mover = standin.cluster.guests[0];
-              if (sc.move && mover && sc.nodes > 1) {
-                const target = standin.cluster.nodes.find((n) => n.name !== mover.node);
-                if (target) standin.cluster.moveGuest(mover.vmid, target.name);
-              }
-              if (offline) standin.cluster.setNodeOnline(offline.name, false);
-              for (const fault of sc.faults)
-                installFault(standin, fault.kind, standin.cluster.nodes[fault.node]?.name);
-            },
-            // A guest still on the node it was known on is never removed.
-            isStillThere: (id, listKey) => {
-              const live = standin.cluster.guest(Number(id));
-              return live !== undefined && listKey === `${live.node}/${live.type}`;
-            },
-            clearFaults: () => {
-              standin.faults.clear();
-              if (offline) standin.cluster.setNodeOnline(offline.name, true);
-            },
-            expected: () => standin.cluster.guests.map((g) => String(g.vmid)),
-          });
-        } finally {
-          await client.close();
-          await standin.close();
-        }
-      }),
-      E2E_RUNS,
-    );
+        return {
+          read: () => readProxmoxInventory(client, { parallelGuests: 4 }),
+          change: () => {
+            // Remove some, move one, take a node offline.
+            standin.cluster.guests.forEach((g, i) => {
+              if (i % sc.removeEvery === 0) standin.cluster.removeGuest(g.vmid);
+            });
+            const mover = standin.cluster.guests[0];
+            if (sc.move && mover && sc.nodes > 1) {
+              const target = standin.cluster.nodes.find((n) => n.name !== mover.node);
+              if (target) standin.cluster.moveGuest(mover.vmid, target.name);
+            }
+            if (offline) standin.cluster.setNodeOnline(offline.name, false);
+            for (const fault of sc.faults)
+              installFault(standin, fault.kind, standin.cluster.nodes[fault.node]?.name);
+          },
+          // A guest still on the node it was known on is never removed.
+          isStillThere: (id, listKey) => {
+            const live = standin.cluster.guest(Number(id));
+            return live !== undefined && listKey === `${live.node}/${live.type}`;
+          },
+          clearFaults: () => {
+            standin.faults.clear();
+            if (offline) standin.cluster.setNodeOnline(offline.name, true);
+          },
+          expected: () => standin.cluster.guests.map((g) => String(g.vmid)),
+        };
+      },
+    });
   }, 300_000);
 });
 

@@ -1,9 +1,13 @@
 // Cloud Director under random inventories, page caps and failures (SPEC §4): the real paging
 // (listVmPages) over generated pages feeds the planner in the pure runs; a few runs go stand-in →
 // client → adapter → runSync on PGlite, and every session is logged out.
-import { createTestDatabase, type TestDatabase } from "@hyperlens/db";
 import type { ListRead } from "@hyperlens/shared";
-import { createVcdStandin, DEFAULT_VCD_PASSWORD, generateDirector } from "@hyperlens/standins";
+import {
+  createVcdStandin,
+  DEFAULT_VCD_PASSWORD,
+  type DirectorModel,
+  generateDirector,
+} from "@hyperlens/standins";
 import type { StoredVmState } from "@hyperlens/sync";
 import {
   createVcdClient,
@@ -13,17 +17,16 @@ import {
   type VmQueryPage,
 } from "@hyperlens/vcd";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   checkAsyncProperty,
-  createConnectionRow,
-  E2E_RUNS,
+  checkEndToEnd,
   expectConverges,
   installListFault,
   neutralVm,
   PURE_RUNS,
   reconcileInMemory,
-  runEndToEnd,
+  useFileDatabase,
   World,
   worldChanges,
 } from "./harness.ts";
@@ -173,13 +176,7 @@ describe("property: Director sync under random paging and failures (pure)", () =
 
 // ---------------------------------------------------------------- end to end ----------------
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.close();
-});
+const db = useFileDatabase();
 
 const FAULTS = [
   "none",
@@ -201,12 +198,14 @@ const e2eScenario = fc.record({
   nth: fc.integer({ min: 1, max: 3 }),
 });
 
+/** The org the inventory user of an end-to-end run belongs to. */
+const orgOf = (model: DirectorModel) => model.orgs[0]?.name ?? "org1";
+
 describe("property: Director stand-in → adapter → runSync", () => {
   it("keeps the safety rules, leaves no session open and converges once the faults clear", async () => {
-    let run = 0;
-    await checkAsyncProperty(
-      fc.asyncProperty(e2eScenario, async (sc) => {
-        run += 1;
+    await checkEndToEnd(db.prisma, e2eScenario, {
+      source: "VCD",
+      start: (sc) => {
         const model = generateDirector({
           orgs: 1,
           vdcsPerOrg: 1,
@@ -214,71 +213,63 @@ describe("property: Director stand-in → adapter → runSync", () => {
           edgeGateways: 1,
           seed: sc.seed,
         });
-        const org = model.orgs[0]?.name ?? "org1";
-        const standin = await createVcdStandin({
+        return createVcdStandin({
           model,
           maxPageSize: sc.cap,
-          users: [{ user: "inventory", org, password: DEFAULT_VCD_PASSWORD, role: "tenant" }],
+          users: [
+            {
+              user: "inventory",
+              org: orgOf(model),
+              password: DEFAULT_VCD_PASSWORD,
+              role: "tenant",
+            },
+          ],
         });
-        const client = createVcdClient({
-          http: {
-            connectionId: `d${run}`,
-            baseUrl: standin.url,
-            caPem: standin.caPem,
-            retry: { attempts: 1 },
+      },
+      connect: (standin, http) =>
+        createVcdClient({
+          http,
+          credentials: {
+            username: `inventory@${orgOf(standin.model)}`,
+            password: DEFAULT_VCD_PASSWORD,
           },
-          credentials: { username: `inventory@${org}`, password: DEFAULT_VCD_PASSWORD },
-        });
-        const connectionId = await createConnectionRow(
-          db.prisma,
-          "VCD",
-          standin.url,
-          `vcd-${run}-${sc.seed}`,
-        );
+        }),
+      steps: (sc, standin, client) => {
+        const { model } = standin;
         let expireMidRead = false;
-        try {
-          await runEndToEnd({
-            prisma: db.prisma,
-            connectionId,
-            source: "VCD",
-            read: () => {
-              let pages = 0;
-              return readVcdInventory(client, {
-                parallelVms: 4,
-                onProgress: (event) => {
-                  // An expired session, for real: its token answers 401 from the next request on.
-                  if (event.type === "pages" && ++pages === sc.nth && expireMidRead) {
-                    expireMidRead = false;
-                    standin.expireAllSessions();
-                  }
-                },
-              });
-            },
-            // TRAP: SPEC §4 — no session is ever left behind, whatever failed.
-            afterEachSync: () =>
-              expect(standin.openSessions, "Director sessions left open").toBe(0),
-            change: () => {
-              model.vms.forEach((vm, i) => {
-                if (i % sc.removeEvery === 0) model.removeVm(vm.id);
-                else if (i % 3 === 1) model.renameVm(vm.id, `${vm.name}-renamed`);
-              });
-              expireMidRead = sc.fault === "session-expires";
-              installFault(standin, sc.fault, sc.nth);
-            },
-            isStillThere: (id) => model.vms.some((vm) => `urn:vcloud:vm:${vm.id}` === id),
-            clearFaults: () => standin.faults.clear(),
-            expected: () =>
-              model.vms
-                .filter((vm) => !model.vapp(vm.vappId)?.template)
-                .map((vm) => `urn:vcloud:vm:${vm.id}`),
-          });
-        } finally {
-          await client.close();
-          await standin.close();
-        }
-      }),
-      E2E_RUNS,
-    );
+        return {
+          read: () => {
+            let pages = 0;
+            return readVcdInventory(client, {
+              parallelVms: 4,
+              onProgress: (event) => {
+                // An expired session, for real: its token answers 401 from the next request on.
+                if (event.type === "pages" && ++pages === sc.nth && expireMidRead) {
+                  expireMidRead = false;
+                  standin.expireAllSessions();
+                }
+              },
+            });
+          },
+          // TRAP: SPEC §4 — no session is ever left behind, whatever failed.
+          afterEachSync: () => expect(standin.openSessions, "Director sessions left open").toBe(0),
+          change: () => {
+            model.vms.forEach((vm, i) => {
+              if (i % sc.removeEvery === 0) model.removeVm(vm.id);
+              else if (i % 3 === 1) model.renameVm(vm.id, `${vm.name}-renamed`);
+            });
+            expireMidRead = sc.fault === "session-expires";
+            installFault(standin, sc.fault, sc.nth);
+          },
+          isStillThere: (id) => model.vms.some((vm) => `urn:vcloud:vm:${vm.id}` === id),
+          clearFaults: () => standin.faults.clear(),
+          expected: () =>
+            model.vms
+              .filter((vm) => !model.vapp(vm.vappId)?.template)
+              .map((vm) => `urn:vcloud:vm:${vm.id}`),
+        };
+      },
+    });
   }, 300_000);
 });
 

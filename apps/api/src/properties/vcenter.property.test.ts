@@ -2,7 +2,6 @@
 // list/split logic (readVmListing) over generated inventories, and the real client and adapter
 // (readVcenterInventory) over the in-process stand-in; a few runs go HTTPS stand-in → client →
 // adapter → runSync on PGlite. Every session is deleted, whatever failed.
-import { createTestDatabase, type TestDatabase } from "@hyperlens/db";
 import { HyperError } from "@hyperlens/hyper-http";
 import type { ListRead, SourceSnapshot } from "@hyperlens/shared";
 import {
@@ -37,18 +36,17 @@ import {
 } from "@hyperlens/vcenter";
 import fc from "fast-check";
 import type { Dispatcher } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { registerSecret } from "../testing/secret-registry.ts";
 import {
   checkAsyncProperty,
-  createConnectionRow,
-  E2E_RUNS,
+  checkEndToEnd,
   expectConverges,
   installListFault,
   neutralVm,
   PURE_RUNS,
   reconcileInMemory,
-  runEndToEnd,
+  useFileDatabase,
   World,
   worldChanges,
 } from "./harness.ts";
@@ -568,13 +566,7 @@ describe("property: vCenter adapter under random inventories and failures (pure)
 
 // ---------------------------------------------------------------- end to end ----------------
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase();
-});
-afterAll(async () => {
-  await db?.close();
-});
+const db = useFileDatabase();
 
 const E2E_FAULTS = [
   "none",
@@ -605,10 +597,9 @@ const e2eScenario = fc.record({
 describe("property: vCenter stand-in → adapter → runSync", () => {
   it("keeps the safety rules, deletes every session and converges once the faults clear", async () => {
     registerSecret(DEFAULT_VCENTER_PASSWORD);
-    let run = 0;
-    await checkAsyncProperty(
-      fc.asyncProperty(e2eScenario, async (sc) => {
-        run += 1;
+    await checkEndToEnd(db.prisma, e2eScenario, {
+      source: "VCENTER",
+      start: (sc) => {
         const model = generateVcenter({
           datacenters: 1,
           clustersPerDc: 1,
@@ -625,72 +616,56 @@ describe("property: vCenter stand-in → adapter → runSync", () => {
           cells.set(cell, (cells.get(cell) ?? 0) + 1);
         }
         const cap = Math.max(sc.cap, ...cells.values(), 0) + 1;
-        const standin = await createVcenterStandin({ model, release: sc.release, vmListCap: cap });
-        const client = createVcenterClient({
-          http: {
-            connectionId: `v${run}`,
-            baseUrl: standin.url,
-            caPem: standin.caPem,
-            retry: { attempts: 1 },
-          },
+        return createVcenterStandin({ model, release: sc.release, vmListCap: cap });
+      },
+      connect: (standin, http) =>
+        createVcenterClient({
+          http,
           credentials: { username: USER, password: DEFAULT_VCENTER_PASSWORD },
-          vmListCap: cap,
-        });
-        const connectionId = await createConnectionRow(
-          db.prisma,
-          "VCENTER",
-          standin.url,
-          `vcenter-${run}-${sc.seed}`,
-        );
+          vmListCap: standin.settings.vmListCap,
+        }),
+      steps: (sc, standin, client) => {
+        const { model } = standin;
         let expireMidRead = false;
-        try {
-          await runEndToEnd({
-            prisma: db.prisma,
-            connectionId,
-            source: "VCENTER",
-            read: () =>
-              readVcenterInventory(client, {
-                parallelVms: 4,
-                onProgress: (event) => {
-                  // An expired session, for real: its token answers 401 from the next request on.
-                  if (event.type === "listing" && expireMidRead) {
-                    expireMidRead = false;
-                    standin.expireAllSessions();
-                  }
-                },
-              }),
-            // TRAP: SPEC §5 — no session is ever left behind: DELETE /api/session after every sync.
-            afterEachSync: () => expect(standin.openSessions, "vCenter sessions left open").toBe(0),
-            change: () => {
-              model.vms.forEach((vm, i) => {
-                if (i % sc.removeEvery === 0) model.removeVm(vm.id);
-              });
-              const mover = model.vms[0];
-              const target = model.hosts.find((h) => h.id !== mover?.hostId);
-              if (sc.move && mover && target) model.moveVm(mover.id, target.id);
-              const offline =
-                sc.offlineHost === undefined
-                  ? undefined
-                  : model.hosts[sc.offlineHost % model.hosts.length];
-              if (offline) model.setHostState(offline.id, "NOT_RESPONDING");
-              expireMidRead = sc.fault === "session-expires";
-              installE2eFault(standin, sc.fault, sc.nth);
-            },
-            // Offline is not gone: a VM still in the vCenter, on any host, is never removed.
-            isStillThere: (id) => model.vm(id) !== undefined,
-            clearFaults: () => {
-              standin.faults.clear();
-              standin.settings.cutsListAtCap = false;
-            },
-            expected: () => model.vms.map((vm) => vm.id),
-          });
-        } finally {
-          await client.close();
-          await standin.close();
-        }
-      }),
-      E2E_RUNS,
-    );
+        return {
+          read: () =>
+            readVcenterInventory(client, {
+              parallelVms: 4,
+              onProgress: (event) => {
+                // An expired session, for real: its token answers 401 from the next request on.
+                if (event.type === "listing" && expireMidRead) {
+                  expireMidRead = false;
+                  standin.expireAllSessions();
+                }
+              },
+            }),
+          // TRAP: SPEC §5 — no session is ever left behind: DELETE /api/session after every sync.
+          afterEachSync: () => expect(standin.openSessions, "vCenter sessions left open").toBe(0),
+          change: () => {
+            model.vms.forEach((vm, i) => {
+              if (i % sc.removeEvery === 0) model.removeVm(vm.id);
+            });
+            const mover = model.vms[0];
+            const target = model.hosts.find((h) => h.id !== mover?.hostId);
+            if (sc.move && mover && target) model.moveVm(mover.id, target.id);
+            const offline =
+              sc.offlineHost === undefined
+                ? undefined
+                : model.hosts[sc.offlineHost % model.hosts.length];
+            if (offline) model.setHostState(offline.id, "NOT_RESPONDING");
+            expireMidRead = sc.fault === "session-expires";
+            installE2eFault(standin, sc.fault, sc.nth);
+          },
+          // Offline is not gone: a VM still in the vCenter, on any host, is never removed.
+          isStillThere: (id) => model.vm(id) !== undefined,
+          clearFaults: () => {
+            standin.faults.clear();
+            standin.settings.cutsListAtCap = false;
+          },
+          expected: () => model.vms.map((vm) => vm.id),
+        };
+      },
+    });
   }, 300_000);
 });
 
