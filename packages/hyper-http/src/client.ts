@@ -121,18 +121,6 @@ interface Attempt {
 }
 
 /**
- * Whether a connector was handed a ready client rather than the options to build one; a client it
- * builds itself is its own to close, a ready one belongs to the caller.
- */
-export function isHyperClient(value: unknown): value is HyperClient {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as Partial<HyperClient>).request === "function"
-  );
-}
-
-/**
  * Creates the client for one connection. All hypervisor HTTP goes through here: https only,
  * certificate checks, timeouts, bounded retries, read-only guard, error classes, logs and metrics.
  *

@@ -8,9 +8,14 @@ export {
   type HyperClientOptions,
   type HyperRequest,
   type HyperResponse,
-  isHyperClient,
   type TimeoutOptions,
 } from "./client.ts";
+export {
+  type ConnectorHttp,
+  type ConnectorHttpFill,
+  type ConnectorHttpOptions,
+  connectorHttp,
+} from "./connector-http.ts";
 export {
   type ErrorClass,
   HyperError,
@@ -26,12 +31,7 @@ export {
   type AnswerSchema,
   answerParsers,
 } from "./malformed-answer.ts";
-export {
-  type CallLabels,
-  type HyperLogger,
-  type HyperMetrics,
-  silentLogger,
-} from "./observability.ts";
+export type { CallLabels, HyperLogger, HyperMetrics } from "./observability.ts";
 export { redactPath } from "./redact.ts";
 export type { RetryOptions } from "./retry-policy.ts";
 export { createSemaphore, globalSemaphore, type Semaphore } from "./semaphore.ts";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { MockAgent } from "undici";
 import { describe, expect, it } from "vitest";
 import { classifyStatus, extractServerMessage } from "./classify-status.ts";
-import { createHyperClient, isHyperClient } from "./client.ts";
+import { createHyperClient } from "./client.ts";
 import { checkHttpsUrl } from "./https-only.ts";
 import { collectRequestSecrets, redactPath, redactSecrets } from "./redact.ts";
 import { backoffDelayMs, resolveRetryPolicy } from "./retry-policy.ts";
@@ -129,16 +129,5 @@ describe("injected dispatcher", () => {
     });
     await client.close();
     await mock.close();
-  });
-});
-
-describe("isHyperClient", () => {
-  it("tells a ready client from the options to build one", async () => {
-    const options = { connectionId: "c", baseUrl: "https://vc.example" };
-    const client = createHyperClient({ ...options, source: "vCenter" });
-    expect(isHyperClient(client)).toBe(true);
-    expect(isHyperClient(options)).toBe(false);
-    expect(isHyperClient(null)).toBe(false);
-    await client.close();
   });
 });

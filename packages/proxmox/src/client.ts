@@ -1,9 +1,8 @@
 import {
-  createHyperClient,
+  connectorHttp,
   type HyperClient,
   type HyperClientOptions,
   type HyperError,
-  isHyperClient,
   isHyperError,
 } from "@hyperlens/hyper-http";
 import { PROXMOX_ALLOWED_WRITES } from "./allowed-writes.ts";
@@ -90,14 +89,10 @@ const API = "/api2/json";
 
 /** Creates a {@link ProxmoxClient} on hyper-http. */
 export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClient {
-  const ownsHttp = !isHyperClient(options.http);
-  const http = isHyperClient(options.http)
-    ? options.http
-    : createHyperClient({
-        ...options.http,
-        source: "Proxmox",
-        allowedWrites: PROXMOX_ALLOWED_WRITES,
-      });
+  const { http, ownsHttp } = connectorHttp(options.http, {
+    source: "Proxmox",
+    allowedWrites: PROXMOX_ALLOWED_WRITES,
+  });
   const auth = options.auth;
   const tokenHeader =
     auth.kind === "token" ? tokenAuthorization(auth.tokenId, auth.secret) : undefined;

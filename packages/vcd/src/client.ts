@@ -1,11 +1,9 @@
 import {
-  createHyperClient,
+  connectorHttp,
   createSessionScope,
   type HyperClient,
   type HyperClientOptions,
   type HyperLogger,
-  isHyperClient,
-  silentLogger,
 } from "@hyperlens/hyper-http";
 import { VCD_ALLOWED_WRITES } from "./allowed-writes.ts";
 import { DEFAULT_API_VERSION } from "./api-version.ts";
@@ -127,16 +125,14 @@ export interface VcdClient {
 
 /** Creates a {@link VcdClient} on hyper-http. */
 export function createVcdClient(options: VcdClientOptions): VcdClient {
-  const given = options.http;
-  const ownsHttp = !isHyperClient(given);
-  const http = isHyperClient(given)
-    ? given
-    : createHyperClient({ ...given, source: "Cloud Director", allowedWrites: VCD_ALLOWED_WRITES });
-  const basePath = isHyperClient(given)
-    ? (options.basePath ?? "")
-    : new URL(given.baseUrl).pathname.replace(/\/+$/, "");
-  const logger =
-    options.logger ?? (isHyperClient(given) ? undefined : given.logger) ?? silentLogger;
+  const { http, builtFrom, ownsHttp, logger } = connectorHttp(options.http, {
+    source: "Cloud Director",
+    allowedWrites: VCD_ALLOWED_WRITES,
+    logger: options.logger,
+  });
+  const basePath = builtFrom
+    ? new URL(builtFrom.baseUrl).pathname.replace(/\/+$/, "")
+    : (options.basePath ?? "");
   const session = createVcdSession({
     http,
     credentials: options.credentials,

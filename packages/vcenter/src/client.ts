@@ -1,12 +1,10 @@
 import {
-  createHyperClient,
+  connectorHttp,
   createSessionScope,
   type HyperClient,
   type HyperClientOptions,
   type HyperLogger,
-  isHyperClient,
   isHyperError,
-  silentLogger,
 } from "@hyperlens/hyper-http";
 import { VCENTER_ALLOWED_WRITES } from "./allowed-writes.ts";
 import { readVmListing, VM_LIST_CAP, type VmListing } from "./list-vms.ts";
@@ -110,15 +108,12 @@ function joinQuery(...parts: string[]): string {
 
 /** Creates a {@link VcenterClient} on hyper-http. */
 export function createVcenterClient(options: VcenterClientOptions): VcenterClient {
-  const given = options.http;
-  const ownsHttp = !isHyperClient(given);
-  const http = isHyperClient(given)
-    ? given
-    : createHyperClient({ ...given, source: "vCenter", allowedWrites: VCENTER_ALLOWED_WRITES });
-  const logger =
-    options.logger ?? (isHyperClient(given) ? undefined : given.logger) ?? silentLogger;
-  const serverName =
-    options.serverName ?? (isHyperClient(given) ? null : hostNameOf(given.baseUrl));
+  const { http, builtFrom, ownsHttp, logger } = connectorHttp(options.http, {
+    source: "vCenter",
+    allowedWrites: VCENTER_ALLOWED_WRITES,
+    logger: options.logger,
+  });
+  const serverName = options.serverName ?? (builtFrom ? hostNameOf(builtFrom.baseUrl) : null);
   const session = createVcenterSession({ http, credentials: options.credentials });
   const cap = options.vmListCap ?? VM_LIST_CAP;
   // The scope logs in on the outermost withSession and always logs out (SPEC §5).
