@@ -66,6 +66,7 @@ export {
 } from "./proxmox/server.ts";
 export { type PveVersion, type VersionTraits, versionTraits } from "./proxmox/versions.ts";
 export { SeededRandom } from "./random.ts";
+export type { HttpsStandin, HttpsStandinOptions, SessionCounts } from "./standin.ts";
 export { type StandinTls, standinTls } from "./tls.ts";
 export {
   seededUuid,
@@ -111,15 +112,12 @@ export {
   DEFAULT_API_VERSIONS,
   KNOWN_API_VERSIONS,
 } from "./vcd/versions.ts";
+export * from "./vcenter/builders.ts";
 export {
-  extraInterface,
-  nicInterface,
-  vcenterDisk,
-  vcenterMac,
-  vcenterNic,
-  vcenterUuid,
-  vcenterVm,
-} from "./vcenter/builders.ts";
+  DEFAULT_VCENTER_PASSWORD,
+  DEFAULT_VCENTER_USERS,
+  type VcenterCoreOptions,
+} from "./vcenter/core.ts";
 export { DEMO_VCENTER_IDS, demoVcenter } from "./vcenter/demo-vcenter.ts";
 export { type GenerateVcenterOptions, generateVcenter } from "./vcenter/generator.ts";
 export type { VcenterSettings, VcenterWriteAttempt } from "./vcenter/handler.ts";
@@ -157,8 +155,6 @@ export {
 } from "./vcenter/releases.ts";
 export {
   createVcenterStandin,
-  DEFAULT_VCENTER_PASSWORD,
-  DEFAULT_VCENTER_USERS,
   type VcenterStandin,
   type VcenterStandinOptions,
 } from "./vcenter/server.ts";

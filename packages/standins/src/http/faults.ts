@@ -1,3 +1,5 @@
+import type { StandinReply } from "./reply.ts";
+
 /** What a fault switch does to a matching request instead of (or on top of) the normal answer. */
 export type FaultAction =
   /** Answer with this status (and reason phrase, headers, body) instead of the handler. */
@@ -35,6 +37,21 @@ export type FaultAction =
       unit: string;
       suffix: string;
     };
+
+/**
+ * The handler's answer as a `truncate` or `rewrite` switch changes it (cut in half, or through
+ * `edit`); unchanged for any other action or none.
+ */
+export function faultEditedReply(
+  action: FaultAction | undefined,
+  reply: StandinReply,
+): StandinReply {
+  if (action?.kind === "truncate" && reply.body) {
+    return { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) };
+  }
+  if (action?.kind === "rewrite") return { ...reply, body: action.edit(reply.body ?? "") };
+  return reply;
+}
 
 /** Options of {@link FaultSwitches.reply}: the answer byte for byte. */
 export interface RawReply {

@@ -4,7 +4,7 @@ import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { StandinTls } from "../tls.ts";
-import type { FaultAction, FaultSwitches } from "./faults.ts";
+import { type FaultAction, type FaultSwitches, faultEditedReply } from "./faults.ts";
 import { sendFlood } from "./flood.ts";
 import type { StandinHandler, StandinReply } from "./reply.ts";
 import { type RequestLogEntry, StandinStats } from "./request-log.ts";
@@ -102,20 +102,17 @@ export async function startStandinServer(options: StandinServerOptions): Promise
       }
       const early = fault ? answerFault(fault.action, req) : undefined;
       if (early === "unanswered") return;
-      let reply =
+      const reply = faultEditedReply(
+        fault?.action,
         early ??
-        (await handle({
-          method,
-          path: entry.path,
-          query: url.searchParams,
-          headers: req.headers,
-          body,
-        }));
-      if (fault?.action.kind === "truncate" && reply.body) {
-        reply = { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) };
-      }
-      if (fault?.action.kind === "rewrite")
-        reply = { ...reply, body: fault.action.edit(reply.body ?? "") };
+          (await handle({
+            method,
+            path: entry.path,
+            query: url.searchParams,
+            headers: req.headers,
+            body,
+          })),
+      );
       entry.route = reply.route;
       entry.status = reply.status;
       // Counted before the bytes leave: a client may see the answer before "close" fires here.

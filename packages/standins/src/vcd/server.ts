@@ -1,8 +1,12 @@
-import { FaultSwitches } from "../http/faults.ts";
-import type { RequestLogEntry, StandinStats } from "../http/request-log.ts";
-import { startStandinServer } from "../http/server.ts";
-import type { WorkerPool } from "../http/worker-pool.ts";
-import { standinTls } from "../tls.ts";
+import type { FaultSwitches } from "../http/faults.ts";
+import {
+  type HttpsStandin,
+  type HttpsStandinOptions,
+  modelFrom,
+  type SessionCounts,
+  startHttpsStandin,
+  withSessionCounts,
+} from "../standin.ts";
 import { demoDirector } from "./demo-director.ts";
 import { type VcdSettings, vcdHandler, type WriteAttempt } from "./handler.ts";
 import { DirectorModel, type DirectorSpec } from "./model.ts";
@@ -20,7 +24,7 @@ export const DEFAULT_VCD_USERS: VcdUserSpec[] = [
 ];
 
 /** Options of {@link createVcdStandin}; every field is optional. */
-export interface VcdStandinOptions {
+export interface VcdStandinOptions extends HttpsStandinOptions {
   /** The inventory (a model, or a spec to build one); default {@link demoDirector}. */
   model?: DirectorModel | DirectorSpec;
   /** Accepted users; default {@link DEFAULT_VCD_USERS}. */
@@ -41,57 +45,26 @@ export interface VcdStandinOptions {
   omitEdgeGatewayLinks?: boolean;
   /** Delay before a failed login's 401; default 0. */
   authFailureDelayMs?: number;
-  /** Latency added to every request (also `faults.latencyMs` later). */
-  latencyMs?: number;
-  /** Requests handled at once, the rest queue; default unlimited. */
-  maxWorkers?: number;
-  /** Clock for sessions, Date headers and the request log; default `Date.now`. */
-  now?: () => number;
-  host?: string;
-  /** Default 0: a free port. */
-  port?: number;
 }
 
 /** A running Cloud Director stand-in. */
-export interface VcdStandin {
-  /** Base address as an operator would enter it, e.g. `https://127.0.0.1:40123`. */
-  url: string;
-  /** The CA that signed the server certificate (the connection's CA PEM). */
-  caPem: string;
-  port: number;
+export interface VcdStandin extends HttpsStandin, SessionCounts<VcdSession> {
   /** The live inventory: change it between syncs. */
   model: DirectorModel;
   /** Live switches (namespaces, page caps, versions…): change them between requests. */
   settings: VcdSettings;
   /** Fault switches (paths are absolute: `/api/query`, `/cloudapi/1.0.0/edgeGateways`). */
   faults: FaultSwitches;
-  /** Every request received, in arrival order. */
-  requests: RequestLogEntry[];
-  stats: StandinStats;
-  workers: WorkerPool;
   /** Refused writes (anything but GET, login and logout), in arrival order. */
   writeAttempts: WriteAttempt[];
-  /** Sessions neither logged out nor expired. */
-  readonly openSessions: number;
-  /** Every session opened so far, closed and expired ones included. */
-  readonly sessions: readonly VcdSession[];
-  /** Expire every session: their tokens answer 401 from now on. */
-  expireAllSessions(): void;
   /** `Basic …` header value for a user (default: the first configured one). */
   basicAuth(user?: VcdUserSpec): string;
-  /** Stop the server and drop open connections. */
-  close(): Promise<void>;
 }
 
 /** Start a Cloud Director stand-in over real HTTPS on 127.0.0.1. */
 export async function createVcdStandin(options: VcdStandinOptions = {}): Promise<VcdStandin> {
   const now = options.now ?? Date.now;
-  const model =
-    options.model instanceof DirectorModel
-      ? options.model
-      : options.model
-        ? new DirectorModel(options.model)
-        : demoDirector();
+  const model = modelFrom(options.model, DirectorModel, demoDirector);
   const users = options.users ?? DEFAULT_VCD_USERS;
   const sessions = new VcdSessions(users, model, now);
   const settings: VcdSettings = {
@@ -105,40 +78,19 @@ export async function createVcdStandin(options: VcdStandinOptions = {}): Promise
     authFailureDelayMs: options.authFailureDelayMs ?? 0,
   };
   const writeAttempts: WriteAttempt[] = [];
-  const faults = new FaultSwitches();
-  faults.latencyMs = options.latencyMs ?? 0;
-  const tls = await standinTls();
-  const server = await startStandinServer({
-    tls,
-    faults,
-    host: options.host,
-    port: options.port,
-    maxWorkers: options.maxWorkers,
-    now,
-    handle: vcdHandler({ model, sessions, settings, writeAttempts, now }),
-  });
-  return {
-    url: server.url,
-    caPem: tls.caPem,
-    port: server.port,
+  const server = await startHttpsStandin(
+    options,
+    vcdHandler({ model, sessions, settings, writeAttempts, now }),
+  );
+  const standin = {
+    ...server,
     model,
     settings,
-    faults,
-    requests: server.requests,
-    stats: server.stats,
-    workers: server.workers,
     writeAttempts,
-    get openSessions() {
-      return sessions.open;
-    },
-    get sessions() {
-      return sessions.history;
-    },
-    expireAllSessions: () => sessions.expireAll(),
     basicAuth: (user = users[0]) =>
       user
         ? `Basic ${Buffer.from(`${user.user}@${user.org}:${user.password}`).toString("base64")}`
         : "",
-    close: () => server.close(),
   };
+  return withSessionCounts(standin, sessions);
 }

@@ -3,20 +3,15 @@
 // dispatcher. Property runs sync thousands of times; TLS handshakes would dominate their time.
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { FaultSwitches } from "../http/faults.ts";
+import { FaultSwitches, faultEditedReply } from "../http/faults.ts";
 import type { StandinReply } from "../http/reply.ts";
 import type { RequestLogEntry } from "../http/request-log.ts";
-import { demoVcenter } from "./demo-vcenter.ts";
-import { type VcenterSettings, type VcenterWriteAttempt, vcenterHandler } from "./handler.ts";
-import { VcenterModel, type VcenterSpec } from "./model.ts";
-import {
-  assertModelFitsRelease,
-  DEFAULT_VCENTER_RELEASE,
-  type VcenterRelease,
-  vcenterReleaseTraits,
-} from "./releases.ts";
-import { DEFAULT_VCENTER_USERS } from "./server.ts";
-import { type VcenterSession, VcenterSessions, type VcenterUserSpec } from "./sessions.ts";
+import { type SessionCounts, withSessionCounts } from "../standin.ts";
+import { type VcenterCoreOptions, vcenterCore } from "./core.ts";
+import type { VcenterSettings, VcenterWriteAttempt } from "./handler.ts";
+import type { VcenterModel } from "./model.ts";
+import type { VcenterRelease } from "./releases.ts";
+import type { VcenterSession } from "./sessions.ts";
 
 /** One request as hyper-http hands it to its dispatcher (undici's `Dispatcher.request` options). */
 export interface TransportRequest {
@@ -42,17 +37,11 @@ export interface InProcessTransport {
   close(): Promise<void>;
 }
 
-/** Options of {@link createInProcessVcenter}; every field is optional. */
-export interface InProcessVcenterOptions {
-  model?: VcenterModel | VcenterSpec;
-  release?: VcenterRelease;
-  users?: VcenterUserSpec[];
-  /** Default 4,000. */
-  vmListCap?: number;
-}
+/** Options of {@link createInProcessVcenter}: those of the HTTPS stand-in's inventory. */
+export type InProcessVcenterOptions = VcenterCoreOptions;
 
 /** An in-process vCenter: the parts of {@link VcenterStandin} a property run uses, plus its transport. */
-export interface InProcessVcenter {
+export interface InProcessVcenter extends SessionCounts<VcenterSession> {
   /** A base URL that only this transport answers. */
   url: string;
   model: VcenterModel;
@@ -65,9 +54,6 @@ export interface InProcessVcenter {
   faults: FaultSwitches;
   requests: RequestLogEntry[];
   writeAttempts: VcenterWriteAttempt[];
-  readonly openSessions: number;
-  readonly sessions: readonly VcenterSession[];
-  expireAllSessions(): void;
   /**
    * Called as each request arrives, before faults and the handler: a test expires sessions or
    * aborts its sync at a chosen request with it.
@@ -97,26 +83,12 @@ function lowerCaseKeys<T>(headers: Record<string, T> | null | undefined): Record
 
 /** Creates an {@link InProcessVcenter}. */
 export function createInProcessVcenter(options: InProcessVcenterOptions = {}): InProcessVcenter {
-  const model =
-    options.model instanceof VcenterModel
-      ? options.model
-      : options.model
-        ? new VcenterModel(options.model)
-        : demoVcenter();
-  const release = options.release ?? DEFAULT_VCENTER_RELEASE;
-  assertModelFitsRelease(model.vms, release);
-  const sessions = new VcenterSessions(options.users ?? DEFAULT_VCENTER_USERS, Date.now);
-  const settings: VcenterSettings = { vmListCap: options.vmListCap ?? 4000 };
-  const writeAttempts: VcenterWriteAttempt[] = [];
+  const { model, release, sessions, settings, writeAttempts, handle } = vcenterCore(
+    options,
+    Date.now,
+  );
   const faults = new FaultSwitches();
   const requests: RequestLogEntry[] = [];
-  const handle = vcenterHandler({
-    model,
-    sessions,
-    settings,
-    writeAttempts,
-    release: vcenterReleaseTraits(release),
-  });
 
   async function answer(request: TransportRequest): Promise<TransportResponse> {
     if (request.signal?.aborted) throw networkError("UND_ERR_ABORTED", "Request aborted");
@@ -146,17 +118,14 @@ export function createInProcessVcenter(options: InProcessVcenterOptions = {}): I
     } else if (action?.kind === "html") {
       reply = { status: action.status, headers: { "Content-Type": "text/html" }, body: HTML_PAGE };
     } else {
-      reply = await handle({
+      const normal = await handle({
         method,
         path: entry.path,
         query: url.searchParams,
         headers: lowerCaseKeys(request.headers),
         body: request.body ?? "",
       });
-      if (action?.kind === "truncate" && reply.body) {
-        reply = { ...reply, body: reply.body.slice(0, Math.floor(reply.body.length / 2)) };
-      }
-      if (action?.kind === "rewrite") reply = { ...reply, body: action.edit(reply.body ?? "") };
+      reply = faultEditedReply(action, normal);
     }
     entry.route = reply.route;
     entry.status = reply.status;
@@ -168,23 +137,19 @@ export function createInProcessVcenter(options: InProcessVcenterOptions = {}): I
     };
   }
 
-  const vcenter: InProcessVcenter = {
-    url: "https://vcenter.in-process",
-    model,
-    release,
-    settings,
-    faults,
-    requests,
-    writeAttempts,
-    get openSessions() {
-      return sessions.open;
+  const vcenter: InProcessVcenter = withSessionCounts(
+    {
+      url: "https://vcenter.in-process",
+      model,
+      release,
+      settings,
+      faults,
+      requests,
+      writeAttempts,
+      onRequest: undefined,
+      transport: { request: answer, close: async () => {} },
     },
-    get sessions() {
-      return sessions.history;
-    },
-    expireAllSessions: () => sessions.expireAll(),
-    onRequest: undefined,
-    transport: { request: answer, close: async () => {} },
-  };
+    sessions,
+  );
   return vcenter;
 }
