@@ -3,6 +3,7 @@ import type {
   AgentInterface,
   AgentIpAddress,
   ConfigValue,
+  Guest,
   GuestStatus,
   LxcGuest,
   LxcInterface,
@@ -38,8 +39,8 @@ export interface QemuDiskSpec {
   iso?: string;
 }
 
-/** Everything {@link qemuGuest} needs; most fields have realistic defaults. */
-export interface QemuGuestSpec {
+/** What {@link qemuGuest} and {@link lxcGuest} both take. */
+export interface GuestSpec {
   vmid: number;
   name: string;
   node: string;
@@ -50,6 +51,12 @@ export interface QemuGuestSpec {
   template?: boolean;
   pool?: string;
   ostype?: string;
+  /** Config keys laid over the built ones (added, or replacing them). */
+  extraConfig?: Record<string, ConfigValue>;
+}
+
+/** Everything {@link qemuGuest} needs; most fields have realistic defaults. */
+export interface QemuGuestSpec extends GuestSpec {
   nics?: QemuNicSpec[];
   disks?: QemuDiskSpec[];
   /** The config `agent` value: true → "1", false → no key, or a raw string like "enabled=1,fstrim_cloned_disks=1". */
@@ -60,7 +67,6 @@ export interface QemuGuestSpec {
   extraAgentInterfaces?: AgentInterface[];
   /** Report NIC MACs in upper case (the config is upper case; Linux agents report lower case). */
   agentMacUpperCase?: boolean;
-  extraConfig?: Record<string, ConfigValue>;
 }
 
 /** Build a QEMU VM with consistent config lines, list figures and agent reply. */
@@ -87,19 +93,13 @@ export function qemuGuest(spec: QemuGuestSpec): QemuGuest {
   for (const disk of disks) config[diskKey(disk)] = qemuDiskLine(spec.vmid, disk);
   const agent = spec.agent ?? true;
   if (agent !== false) config.agent = agent === true ? "1" : agent;
-  Object.assign(config, spec.extraConfig);
-  const guest: QemuGuest = {
+  return {
     type: "qemu",
-    vmid: spec.vmid,
-    name: spec.name,
-    node: spec.node,
-    status: spec.status ?? "running",
-    cpus,
-    maxmem: (spec.memoryMiB ?? 2048) * MIB,
-    maxdisk: (bootDisk?.sizeGiB ?? 0) * GIB,
-    tags: spec.tags ?? [],
-    template: spec.template ?? false,
-    config,
+    ...guestCommon(spec, config, {
+      cpus,
+      maxmem: (spec.memoryMiB ?? 2048) * MIB,
+      maxdisk: (bootDisk?.sizeGiB ?? 0) * GIB,
+    }),
     agent:
       spec.agentReply ??
       ({
@@ -111,8 +111,6 @@ export function qemuGuest(spec: QemuGuestSpec): QemuGuest {
         ],
       } satisfies AgentBehaviour),
   };
-  if (spec.pool) guest.pool = spec.pool;
-  return guest;
 }
 
 /** A container network card: `netN: name=eth0,bridge=…,hwaddr=…,ip=…,type=veth`. */
@@ -132,22 +130,11 @@ export interface LxcNicSpec {
 }
 
 /** Everything {@link lxcGuest} needs. */
-export interface LxcGuestSpec {
-  vmid: number;
-  name: string;
-  node: string;
-  status?: GuestStatus;
-  cpus?: number;
-  memoryMiB?: number;
+export interface LxcGuestSpec extends GuestSpec {
   swapMiB?: number;
   rootfsGiB?: number;
   storage?: string;
-  tags?: string[];
-  template?: boolean;
-  pool?: string;
-  ostype?: string;
   nics?: LxcNicSpec[];
-  extraConfig?: Record<string, ConfigValue>;
 }
 
 /** Build an LXC container with consistent config lines and live interfaces. */
@@ -168,27 +155,42 @@ export function lxcGuest(spec: LxcGuestSpec): LxcGuest {
   nics.forEach((nic, i) => {
     config[`net${i}`] = lxcNetLine(nic, i);
   });
-  Object.assign(config, spec.extraConfig);
-  const guest: LxcGuest = {
+  return {
     type: "lxc",
-    vmid: spec.vmid,
-    name: spec.name,
-    node: spec.node,
-    status: spec.status ?? "running",
-    cpus,
-    maxmem: (spec.memoryMiB ?? 512) * MIB,
-    maxdisk: rootfsGiB * GIB,
+    ...guestCommon(spec, config, {
+      cpus,
+      maxmem: (spec.memoryMiB ?? 512) * MIB,
+      maxdisk: rootfsGiB * GIB,
+    }),
     maxswap: swapMiB * MIB,
-    tags: spec.tags ?? [],
-    template: spec.template ?? false,
-    config,
     interfaces: [
       { name: "lo", hwaddr: "00:00:00:00:00:00", inet: "127.0.0.1/8", inet6: "::1/128" },
       ...nics.map((nic, i) => lxcLiveInterface(nic, i)),
     ],
   };
-  if (spec.pool) guest.pool = spec.pool;
-  return guest;
+}
+
+/**
+ * The fields both guest kinds build alike from their spec; `config` holds the kind's own lines,
+ * and the spec's `extraConfig` is laid over them here.
+ */
+function guestCommon(
+  spec: GuestSpec,
+  config: Record<string, ConfigValue>,
+  figures: Pick<Guest, "cpus" | "maxmem" | "maxdisk">,
+): Omit<Guest, "type" | "agent" | "maxswap" | "interfaces"> {
+  Object.assign(config, spec.extraConfig);
+  return {
+    vmid: spec.vmid,
+    name: spec.name,
+    node: spec.node,
+    status: spec.status ?? "running",
+    ...figures,
+    tags: spec.tags ?? [],
+    template: spec.template ?? false,
+    ...(spec.pool ? { pool: spec.pool } : {}),
+    config,
+  };
 }
 
 /** Build a node; figures have realistic defaults. */
