@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { call, header, type RawResponse } from "../testing/https-client.ts";
 import { standinTls } from "../tls.ts";
 import { FaultSwitches } from "./faults.ts";
 import { hostileReplies, type ReplyFormat } from "./hostile-replies.ts";
 import type { StandinReply } from "./reply.ts";
-import { type StandinServer, startStandinServer } from "./server.ts";
+import { startStandinServer } from "./server.ts";
 
 const REAL: Record<ReplyFormat, StandinReply> = {
   json: {
@@ -19,18 +20,14 @@ const REAL: Record<ReplyFormat, StandinReply> = {
   },
 };
 
-let server: StandinServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const start = closedAfterEach(startStandinServer);
 
 async function hostile(format: ReplyFormat, name: string): Promise<RawResponse> {
   const faults = new FaultSwitches();
   const reply = hostileReplies(format, 200_000).find((r) => r.name === name);
   if (!reply) throw new Error(`no hostile reply ${name}`);
   reply.install(faults, "/list");
-  server = await startStandinServer({
+  const server = await start({
     tls: await standinTls(),
     faults,
     handle: () => REAL[format],

@@ -1,10 +1,11 @@
 import { request } from "node:https";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { call, header } from "../testing/https-client.ts";
 import { standinTls } from "../tls.ts";
 import { FaultSwitches } from "./faults.ts";
 import type { StandinHandler } from "./reply.ts";
-import { type StandinServer, startStandinServer } from "./server.ts";
+import { startStandinServer } from "./server.ts";
 
 const JSON_BODY = JSON.stringify({ data: { hello: "world", list: [1, 2, 3] } });
 const echo: StandinHandler = () => ({
@@ -14,15 +15,10 @@ const echo: StandinHandler = () => ({
   route: "GET /echo",
 });
 
-let server: StandinServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = closedAfterEach(startStandinServer);
 
 async function start(faults = new FaultSwitches(), maxWorkers?: number, handle = echo) {
-  server = await startStandinServer({ tls: await standinTls(), faults, handle, maxWorkers });
-  return server;
+  return startServer({ tls: await standinTls(), faults, handle, maxWorkers });
 }
 
 describe("the generic stand-in server", () => {
@@ -85,7 +81,6 @@ describe("the generic stand-in server", () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     await s.close();
-    server = undefined;
     expect(await pending).toBeInstanceOf(Error);
   });
 

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { call, header } from "../testing/https-client.ts";
 import {
   createProxmoxStandin,
@@ -7,16 +8,7 @@ import {
   TICKET_LIFETIME_MS,
 } from "./server.ts";
 
-let standin: ProxmoxStandin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
-
-async function start(options: Parameters<typeof createProxmoxStandin>[0] = {}) {
-  standin = await createProxmoxStandin(options);
-  return standin;
-}
+const start = closedAfterEach(createProxmoxStandin);
 
 function login(s: ProxmoxStandin, body: string) {
   return call(`${s.apiUrl}/access/ticket`, {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { call, header } from "../testing/https-client.ts";
 import { PROVIDER, TENANT, vcdGet, vcdLogin } from "../testing/vcd-client.ts";
 import { vcdFixtureHttp } from "../testing/vcd-fixtures.ts";
@@ -16,10 +17,17 @@ beforeEach(() => {
   standin.requests.length = 0;
 });
 
-function login(path: string, authorization: string, accept = "application/json;version=38.0") {
-  return call(`${standin.url}/cloudapi/1.0.0/${path}`, {
+/** Stand-ins of their own for the tests that configure one; the shared one serves the rest. */
+const startOwn = closedAfterEach(createVcdStandin);
+
+function login(
+  path: string,
+  authorization: string,
+  { accept = "application/json;version=38.0", on = standin } = {},
+) {
+  return call(`${on.url}/cloudapi/1.0.0/${path}`, {
     method: "POST",
-    ca: standin.caPem,
+    ca: on.caPem,
     headers: { Authorization: authorization, Accept: accept },
   });
 }
@@ -76,41 +84,17 @@ describe("CloudAPI login", () => {
   });
 
   it("a colon in the user name fails like the real server: Basic splits at the first colon", async () => {
-    const s = await createVcdStandin({
+    const s = await startOwn({
       users: [{ user: "svc:inv", org: "acme", password: "pw", role: "tenant" }],
     });
-    try {
-      const response = await call(`${s.url}/cloudapi/1.0.0/sessions`, {
-        method: "POST",
-        ca: s.caPem,
-        headers: {
-          Authorization: basic("svc:inv@acme:pw"),
-          Accept: "application/json;version=38.0",
-        },
-      });
-      expect(response.status).toBe(401);
-    } finally {
-      await s.close();
-    }
+    expect((await login("sessions", basic("svc:inv@acme:pw"), { on: s })).status).toBe(401);
   });
 
   it("a user name containing @ keeps it: the org follows the last @", async () => {
-    const s = await createVcdStandin({
+    const s = await startOwn({
       users: [{ user: "ops@example.com", org: "acme", password: "pw", role: "tenant" }],
     });
-    try {
-      const response = await call(`${s.url}/cloudapi/1.0.0/sessions`, {
-        method: "POST",
-        ca: s.caPem,
-        headers: {
-          Authorization: basic("ops@example.com@acme:pw"),
-          Accept: "application/json;version=38.0",
-        },
-      });
-      expect(response.status).toBe(200);
-    } finally {
-      await s.close();
-    }
+    expect((await login("sessions", basic("ops@example.com@acme:pw"), { on: s })).status).toBe(200);
   });
 
   it("answers 406 for a missing or unsupported API version, and lists versions without auth", async () => {
@@ -119,7 +103,7 @@ describe("CloudAPI login", () => {
       "application/json;version=36.0",
       "application/json;version=40.0",
     ]) {
-      const response = await login("sessions", standin.basicAuth(TENANT), accept);
+      const response = await login("sessions", standin.basicAuth(TENANT), { accept });
       expect(response.status, accept).toBe(406);
       expect(JSON.parse(response.body)).toMatchObject({ minorErrorCode: "NOT_ACCEPTABLE" });
     }
@@ -131,22 +115,14 @@ describe("CloudAPI login", () => {
   });
 
   it("a configured version range moves the 406 boundary", async () => {
-    const s = await createVcdStandin({ apiVersions: { min: "36.0", max: "37.0" } });
-    try {
-      const ask = (version: string) =>
-        call(`${s.url}/cloudapi/1.0.0/sessions`, {
-          method: "POST",
-          ca: s.caPem,
-          headers: {
-            Authorization: s.basicAuth(TENANT),
-            Accept: `application/json;version=${version}`,
-          },
-        });
-      expect((await ask("36.0")).status).toBe(200);
-      expect((await ask("38.0")).status).toBe(406);
-    } finally {
-      await s.close();
-    }
+    const s = await startOwn({ apiVersions: { min: "36.0", max: "37.0" } });
+    const ask = (version: string) =>
+      login("sessions", s.basicAuth(TENANT), {
+        accept: `application/json;version=${version}`,
+        on: s,
+      });
+    expect((await ask("36.0")).status).toBe(200);
+    expect((await ask("38.0")).status).toBe(406);
   });
 });
 

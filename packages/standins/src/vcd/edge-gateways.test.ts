@@ -1,11 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { header } from "../testing/https-client.ts";
 import { PROVIDER, vcdGet, vcdLogin } from "../testing/vcd-client.ts";
 import { childrenNamed, parseXml } from "../testing/xml.ts";
 import { vcdEdgeGateway } from "./builders.ts";
 import { DEMO_IDS } from "./demo-director.ts";
 import { generateDirector } from "./generator.ts";
-import { createVcdStandin, type VcdStandin, type VcdStandinOptions } from "./server.ts";
+import { createVcdStandin } from "./server.ts";
 
 type EdgePage = {
   resultTotal: number;
@@ -15,16 +16,7 @@ type EdgePage = {
   values: Array<{ name: string; ownerRef: { id: string }; orgVdc: unknown }>;
 };
 
-let standin: VcdStandin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
-
-async function start(options: VcdStandinOptions = {}): Promise<VcdStandin> {
-  standin = await createVcdStandin(options);
-  return standin;
-}
+const start = closedAfterEach(createVcdStandin);
 
 describe("CloudAPI edge gateways", () => {
   it("caps the page, and links the next page in a Link header like Director's", async () => {

@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { call } from "../testing/https-client.ts";
 import { vcdGet, vcdLogin } from "../testing/vcd-client.ts";
 import { DEMO_IDS } from "./demo-director.ts";
-import { createVcdStandin, type VcdStandin, type VcdStandinOptions } from "./server.ts";
+import { createVcdStandin } from "./server.ts";
 
-let standin: VcdStandin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
-
-async function start(options: VcdStandinOptions = {}): Promise<VcdStandin> {
-  standin = await createVcdStandin(options);
-  return standin;
-}
+const start = closedAfterEach(createVcdStandin);
 
 describe("faults, writes and the request log", () => {
   it("fails the second query page only, then recovers", async () => {

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { header } from "../testing/https-client.ts";
 import { PROVIDER, vcdGet, vcdLogin } from "../testing/vcd-client.ts";
 import { childrenNamed, parseXml, type XmlElement } from "../testing/xml.ts";
@@ -6,18 +7,9 @@ import { vcdVm } from "./builders.ts";
 import { DEMO_IDS } from "./demo-director.ts";
 import { generateDirector } from "./generator.ts";
 import { NS } from "./namespaces.ts";
-import { createVcdStandin, type VcdStandin, type VcdStandinOptions } from "./server.ts";
+import { createVcdStandin, type VcdStandin } from "./server.ts";
 
-let standin: VcdStandin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
-
-async function start(options: VcdStandinOptions = {}): Promise<VcdStandin> {
-  standin = await createVcdStandin(options);
-  return standin;
-}
+const start = closedAfterEach(createVcdStandin);
 
 async function page(s: VcdStandin, token: string, path: string): Promise<XmlElement> {
   const response = await vcdGet(s, path, token);

@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { header } from "../testing/https-client.ts";
 import { PROVIDER, TENANT, vcdGet, vcdLogin } from "../testing/vcd-client.ts";
 import { childrenNamed, parseXml } from "../testing/xml.ts";
 import { DEMO_IDS } from "./demo-director.ts";
-import { createVcdStandin, type VcdStandin, type VcdStandinOptions } from "./server.ts";
+import { createVcdStandin } from "./server.ts";
 
 type VcPage = {
   resultTotal: number;
@@ -15,16 +16,7 @@ type VcPage = {
 
 const PATH = "/cloudapi/1.0.0/virtualCenters";
 
-let standin: VcdStandin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
-
-async function start(options: VcdStandinOptions = {}): Promise<VcdStandin> {
-  standin = await createVcdStandin(options);
-  return standin;
-}
+const start = closedAfterEach(createVcdStandin);
 
 const second = {
   id: "5e1a0c2b-7d3f-4b9e-8a6c-0f2d4e6a8b1c",

@@ -1,6 +1,7 @@
 // vCenter 7.0.3 and 8.0.3 as stand-in modes: 7.0.3 answers only what the recorded 7.0.3 schema
 // allows; 8.0.3 adds the sourced differences; the in-process stand-in answers like the HTTPS one.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { vcenterCall, vcenterLogin, vsphereFixture } from "../testing/vcenter-client.ts";
 import { vcenterVm } from "./builders.ts";
 import { DEMO_VCENTER_IDS as ids } from "./demo-vcenter.ts";
@@ -8,7 +9,7 @@ import { generateVcenter } from "./generator.ts";
 import { createInProcessVcenter, type InProcessVcenter } from "./in-process.ts";
 import { VcenterModel } from "./model.ts";
 import { type VcenterRelease, vcenterReleaseTraits } from "./releases.ts";
-import { createVcenterStandin, type VcenterStandin } from "./server.ts";
+import { createVcenterStandin } from "./server.ts";
 
 type Json = Record<string, unknown>;
 interface SchemaDef {
@@ -21,16 +22,12 @@ const schema = vsphereFixture("schema/vsphere-7.0.3-selected.json") as {
 const enumOf = (name: string) => schema.definitions[name]?.enum ?? [];
 const propertiesOf = (name: string) => Object.keys(schema.definitions[name]?.properties ?? {});
 
-let standin: VcenterStandin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
+const start = closedAfterEach(createVcenterStandin);
 
 /** Every VM.Info a stand-in of this release serves for a generated inventory of it. */
 async function served(release: VcenterRelease): Promise<Json[]> {
   const model = generateVcenter({ vms: 60, seed: 11, release });
-  standin = await createVcenterStandin({ model, release });
+  const standin = await start({ model, release });
   expect(standin.release).toBe(release);
   const token = await vcenterLogin(standin);
   const infos: Json[] = [];
@@ -128,7 +125,7 @@ describe("vCenter 8.0.3", () => {
 
 describe("a list past the cap", () => {
   it("is refused with 500, or cut at the cap when the stand-in imitates a server that cuts it", async () => {
-    standin = await createVcenterStandin({ vmListCap: 4 });
+    const standin = await start({ vmListCap: 4 });
     const token = await vcenterLogin(standin);
     expect((await vcenterCall(standin, "/api/vcenter/vm", token)).status).toBe(500);
     standin.settings.cutsListAtCap = true;
@@ -150,7 +147,7 @@ describe("the in-process stand-in", () => {
   }
 
   it("answers byte for byte what the HTTPS stand-in answers", async () => {
-    standin = await createVcenterStandin();
+    const standin = await start();
     const vc = createInProcessVcenter();
     const login = await vc.transport.request({
       origin: vc.url,
