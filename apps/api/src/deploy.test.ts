@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { KEEP_ALIVE_TIMEOUT_MS } from "./http/server.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
@@ -185,5 +186,11 @@ describe("the compose file", () => {
     const caddyfile = read("deploy/Caddyfile");
     expect(caddyfile).toMatch(/reverse_proxy api1:4000 api2:4000/);
     expect(caddyfile).toContain("health_uri /readyz");
+  });
+
+  it("lets Caddy close idle upstream connections before Hyperlens does", () => {
+    const keepalive = /transport http \{[^}]*keepalive (\d+)s/.exec(read("deploy/Caddyfile"));
+    expect(keepalive, "the Caddyfile sets its upstream keepalive").not.toBeNull();
+    expect(Number(keepalive?.[1]) * 1000).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS);
   });
 });

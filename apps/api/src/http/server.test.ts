@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { once } from "node:events";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
@@ -85,6 +87,31 @@ describe("the HTTP server", () => {
     });
     expect(status).toBe(401);
   });
+
+  it("keeps an idle keep-alive connection through seconds of a busy event loop", async () => {
+    const { hostname, port } = new URL(app.url);
+    const socket = connect(Number(port), hostname);
+    await once(socket, "connect");
+    let received = "";
+    socket.on("data", (chunk) => {
+      received += chunk.toString("latin1");
+    });
+    const closed = once(socket, "close");
+    const answers = () => received.match(/^HTTP\/1\.1 200/gm)?.length ?? 0;
+    const request = `GET /healthz HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`;
+    socket.write(request);
+    await vi.waitFor(() => expect(answers()).toBe(1));
+    // The next request is on the wire while the loop is held past Node's default keep-alive (5 s,
+    // and a second of grace), as the embedded database holds it at the end of a big sync.
+    socket.write(request);
+    const until = Date.now() + 7_000;
+    while (Date.now() < until) {
+      // busy, as a long synchronous query is
+    }
+    await Promise.race([closed, vi.waitFor(() => expect(answers()).toBe(2), { timeout: 5_000 })]);
+    expect(answers(), "the second request was answered, not dropped").toBe(2);
+    socket.destroy();
+  }, 20_000);
 
   it("masks unexpected errors with a code and no stack, and /readyz fails without a database", async () => {
     await app.services.db.close();

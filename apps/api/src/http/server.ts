@@ -10,6 +10,14 @@ import { createStaticHandler } from "./static-files.ts";
 import { attachWebSocket } from "./websocket.ts";
 import { createGraphqlHandler } from "./yoga.ts";
 
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s default drops a connection the
+ * moment the event loop has been busy that long (the embedded database runs on it: the end of a
+ * big sync), racing a request the client already sent on it, which then fails with ECONNRESET.
+ * Longer than the proxy's idle time (deploy/Caddyfile: 60 s), so the proxy always closes first.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 function sendJson(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
   res.end(JSON.stringify(body));
@@ -80,6 +88,7 @@ export async function startServer(services: AppServices, config: Config): Promis
   answerClientErrors(server);
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   const websocket = attachWebSocket(server, yoga, services, {
     allowedOrigins: config.allowedOrigins,
     recheckMs: config.subscriptionRecheckMs,
