@@ -1,24 +1,26 @@
 // Malformed Proxmox answers (issue 8), against the stand-in: fields of the wrong type, missing
 // fields, a proxy's HTML page, truncated, empty, null and gigantic bodies, on every call a read
 // makes. Each is a classified HyperError, never a crash, and fails at most the list it belongs to.
+import {
+  answerWith,
+  expectClassified,
+  GIGANTIC,
+  hostileTestHttp,
+  sweepHostileAnswers,
+} from "@hyperlens/hyper-http/test-support/hostile-answers";
 import type { SourceSnapshot } from "@hyperlens/shared";
 import {
-  agentInterface,
   createProxmoxStandin,
   DEFAULT_TOKEN,
   hostileReplies,
-  lxcGuest,
   type ProxmoxStandin,
   pathsByRoute,
-  proxmoxNode,
-  qemuGuest,
 } from "@hyperlens/standins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProxmoxClient, type ProxmoxClient } from "../client.ts";
+import { labCluster } from "../test-support/lab-cluster.ts";
 import { readProxmoxInventory } from "./read-inventory.ts";
 
-const CAP = 256 * 1024;
-const GIGANTIC = 16 * 1024 * 1024;
 const REPLIES = hostileReplies("json", GIGANTIC);
 
 let standin: ProxmoxStandin;
@@ -26,43 +28,9 @@ let client: ProxmoxClient;
 let clean: SourceSnapshot;
 
 beforeAll(async () => {
-  standin = await createProxmoxStandin({
-    version: "9.1",
-    cluster: {
-      name: "lab",
-      nodes: [proxmoxNode({ name: "pve1" }, 0), proxmoxNode({ name: "pve2" }, 1)],
-      guests: [
-        qemuGuest({
-          vmid: 100,
-          name: "web",
-          node: "pve1",
-          nics: [{ mac: "BC:24:11:AA:00:01", guestIps: ["10.0.0.10/24"] }],
-          extraAgentInterfaces: [agentInterface("docker0", "02:42:ac:11:00:01", ["172.17.0.1/16"])],
-        }),
-        qemuGuest({ vmid: 101, name: "db", node: "pve2", nics: [{ mac: "BC:24:11:AA:00:02" }] }),
-        lxcGuest({
-          vmid: 200,
-          name: "ct",
-          node: "pve1",
-          nics: [{ mac: "BC:24:11:BB:00:01", ip: "dhcp" }],
-        }),
-        lxcGuest({
-          vmid: 201,
-          name: "ct2",
-          node: "pve2",
-          nics: [{ mac: "BC:24:11:BB:00:02", ip: "10.0.1.5/24" }],
-        }),
-      ],
-    },
-  });
+  standin = await createProxmoxStandin({ version: "9.1", cluster: labCluster() });
   client = createProxmoxClient({
-    http: {
-      connectionId: "c1",
-      baseUrl: standin.url,
-      caPem: standin.caPem,
-      retry: { attempts: 1 },
-      maxBodyBytes: CAP,
-    },
+    http: hostileTestHttp("c1", standin),
     auth: { kind: "token", tokenId: DEFAULT_TOKEN.id, secret: DEFAULT_TOKEN.secret },
   });
   clean = await readProxmoxInventory(client);
@@ -88,67 +56,36 @@ function listOf(path: string): string | undefined {
   return match ? `${match[1]}/${match[2]}` : undefined;
 }
 
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
-
 describe("a hostile answer to a node's guest list", () => {
   it.each(REPLIES.map((r) => [r.name, r] as const))(
     "%s is a classified error",
     async (name, reply) => {
-      standin.faults.clear();
-      reply.install(standin.faults, "/nodes/pve1/qemu");
-      standin.requests.length = 0;
-      const error = await failure(client.qemuList("pve1"));
-      expect(error).toMatchObject({
-        name: "HyperError",
-        errorClass: name === "a reverse proxy's 502 page" ? "transient" : "malformed",
-        source: "Proxmox",
-      });
-      if (name === "a gigantic body") {
-        expect((error as Error).message).toContain("larger than 256 KiB");
-        const sent = standin.requests[0]?.sentBytes ?? 0;
-        // Cut off at the cap: the rest of the body was never read (or sent).
-        expect(sent).toBeLessThan(GIGANTIC / 4);
-      }
+      const outcome = await answerWith(standin, reply, "/nodes/pve1/qemu", () =>
+        client.qemuList("pve1"),
+      );
+      if (!("error" in outcome)) expect.fail("expected the call to fail");
+      expectClassified(outcome.error, name, "Proxmox", standin.requests[0]?.sentBytes);
     },
   );
 });
 
 describe("a hostile answer to any call of a read", () => {
   it("fails at most the list the call belongs to; every other list comes back whole", async () => {
-    standin.faults.clear();
-    standin.requests.length = 0;
-    await readProxmoxInventory(client);
-    const paths = pathsByRoute(standin.requests);
-    expect(paths).toEqual(
-      expect.arrayContaining([
-        "/api2/json/nodes",
-        "/api2/json/nodes/pve1/qemu",
-        "/api2/json/version",
-      ]),
-    );
     const expected = okLists(clean);
-    for (const path of paths) {
-      for (const reply of REPLIES) {
-        const where = `${reply.name} on ${path}`;
-        standin.faults.clear();
-        // A concrete path as a pattern matches only itself.
-        reply.install(standin.faults, path);
-        let snapshot: SourceSnapshot;
-        try {
-          snapshot = await readProxmoxInventory(client);
-        } catch (error) {
+    await sweepHostileAnswers({
+      standin,
+      read: () => readProxmoxInventory(client),
+      pathsOf: pathsByRoute,
+      mustCall: ["/api2/json/nodes", "/api2/json/nodes/pve1/qemu", "/api2/json/version"],
+      replies: () => REPLIES,
+      check: (outcome, where, path) => {
+        if ("error" in outcome) {
           // TRAP: SPEC §3 — only the node list may fail the whole read, and only as a classified error.
           expect(path, where).toBe("/api2/json/nodes");
-          expect(error, where).toMatchObject({ name: "HyperError", source: "Proxmox" });
-          continue;
+          expect(outcome.error, where).toMatchObject({ name: "HyperError", source: "Proxmox" });
+          return;
         }
+        const snapshot = outcome.value;
         const own = listOf(path);
         const isNodeList = path === "/api2/json/nodes";
         const got = okLists(snapshot);
@@ -171,7 +108,7 @@ describe("a hostile answer to any call of a read", () => {
           for (const key of expected.keys())
             if (key !== own) expect(got.has(key), `${where}: list ${key} is missing`).toBe(true);
         }
-      }
-    }
+      },
+    });
   }, 120_000);
 });

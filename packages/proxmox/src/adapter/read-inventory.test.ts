@@ -2,16 +2,14 @@
 
 import type { ListRead, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
 import {
-  agentInterface,
   createProxmoxStandin,
   DEFAULT_TOKEN,
-  lxcGuest,
   type ProxmoxStandin,
   proxmoxNode,
-  qemuGuest,
 } from "@hyperlens/standins";
 import { afterEach, describe, expect, it } from "vitest";
 import { createProxmoxClient } from "../client.ts";
+import { labCluster } from "../test-support/lab-cluster.ts";
 import { readProxmoxInventory } from "./read-inventory.ts";
 
 let standin: ProxmoxStandin | undefined;
@@ -20,51 +18,10 @@ afterEach(async () => {
   standin = undefined;
 });
 
-function cluster() {
-  return {
-    name: "lab",
-    nodes: [proxmoxNode({ name: "pve1" }, 0), proxmoxNode({ name: "pve2" }, 1)],
-    guests: [
-      qemuGuest({
-        vmid: 100,
-        name: "web",
-        node: "pve1",
-        nics: [{ mac: "BC:24:11:AA:00:01", guestIps: ["10.0.0.10/24", "2001:db8::10/64"] }],
-        extraAgentInterfaces: [
-          agentInterface("docker0", "02:42:ac:11:00:01", ["172.17.0.1/16"]),
-          agentInterface("veth1a2b", "6e:11:22:33:44:55", ["169.254.1.1/16"]),
-        ],
-        agentMacUpperCase: true,
-      }),
-      qemuGuest({
-        vmid: 101,
-        name: "db",
-        node: "pve2",
-        status: "stopped",
-        nics: [{ mac: "BC:24:11:AA:00:02" }],
-      }),
-      lxcGuest({
-        vmid: 200,
-        name: "static-ct",
-        node: "pve1",
-        nics: [
-          { name: "eth0", mac: "BC:24:11:BB:00:01", ip: "10.0.1.5/24", ip6: "2001:db8:1::5/64" },
-        ],
-      }),
-      lxcGuest({
-        vmid: 201,
-        name: "dhcp-ct",
-        node: "pve2",
-        nics: [{ name: "eth0", mac: "BC:24:11:BB:00:02", ip: "dhcp", leasedIp: "10.0.2.77/24" }],
-      }),
-    ],
-  };
-}
-
 async function read(
   options: Parameters<typeof createProxmoxStandin>[0] = {},
 ): Promise<SourceSnapshot> {
-  standin = await createProxmoxStandin({ cluster: cluster(), ...options });
+  standin = await createProxmoxStandin({ cluster: labCluster(), ...options });
   const client = createProxmoxClient({
     http: { connectionId: "c1", baseUrl: standin.url, caPem: standin.caPem },
     auth: { kind: "token", tokenId: DEFAULT_TOKEN.id, secret: DEFAULT_TOKEN.secret },
@@ -157,7 +114,7 @@ describe("reading a Proxmox cluster", () => {
   });
 
   it("reports a failed qemu list as failed while the node's lxc list still comes back", async () => {
-    standin = await createProxmoxStandin({ cluster: cluster() });
+    standin = await createProxmoxStandin({ cluster: labCluster() });
     standin.faults.fail("/nodes/pve1/qemu", 500, { reason: "Internal Server Error", times: 10 });
     const client = createProxmoxClient({
       http: {
@@ -175,7 +132,7 @@ describe("reading a Proxmox cluster", () => {
   });
 
   it("reports an offline node's lists as offline, not empty", async () => {
-    const spec = cluster();
+    const spec = labCluster();
     spec.nodes[1] = proxmoxNode({ name: "pve2", online: false }, 1);
     const snapshot = await read({ cluster: spec });
     expect(list(snapshot, "pve2/qemu")).toMatchObject({ status: "node_offline" });

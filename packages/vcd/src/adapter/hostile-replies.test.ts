@@ -2,6 +2,13 @@
 // a proxy's HTML page, truncated, empty, declaration-only and gigantic bodies (XML on /api, JSON on
 // /cloudapi), on every GET a read makes. Each is a classified HyperError, never a crash; it fails
 // at most what it belongs to (the VM list, or the edge gateway read), and the session is closed.
+import {
+  answerWith,
+  expectClassified,
+  GIGANTIC,
+  hostileTestHttp,
+  sweepHostileAnswers,
+} from "@hyperlens/hyper-http/test-support/hostile-answers";
 import type { SourceSnapshot } from "@hyperlens/shared";
 import {
   createVcdStandin,
@@ -15,8 +22,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createVcdClient, type VcdClient } from "../client.ts";
 import { readVcdInventory, VCD_VM_LIST_KEY } from "./read-inventory.ts";
 
-const CAP = 256 * 1024;
-const GIGANTIC = 16 * 1024 * 1024;
 const provider = DEFAULT_VCD_USERS.find((u) => u.role === "provider");
 
 let standin: VcdStandin;
@@ -27,13 +32,7 @@ beforeAll(async () => {
   const model = generateDirector({ orgs: 1, vdcsPerOrg: 2, vms: 6, edgeGateways: 3, seed: 3 });
   standin = await createVcdStandin({ model, maxPageSize: 4, edgeGatewayMaxPageSize: 2 });
   client = createVcdClient({
-    http: {
-      connectionId: "vcd-1",
-      baseUrl: standin.url,
-      caPem: standin.caPem,
-      retry: { attempts: 1 },
-      maxBodyBytes: CAP,
-    },
+    http: hostileTestHttp("vcd-1", standin),
     credentials: {
       username: `${provider?.user}@${provider?.org}`,
       password: provider?.password ?? "",
@@ -64,32 +63,17 @@ describe("a hostile answer to a page of the VM query", () => {
   it.each(repliesFor("/api/query").map((r) => [r.name, r] as const))(
     "%s is a classified error",
     async (name, reply) => {
-      standin.faults.clear();
-      reply.install(standin.faults, "/api/query");
-      standin.requests.length = 0;
-      const outcome = await client
-        .withSession(() => client.vmQueryPage(1))
-        .then(
-          (page) => ({ page }),
-          (error: unknown) => ({ error }),
-        );
-      if ("page" in outcome) {
+      const outcome = await answerWith(standin, reply, "/api/query", () =>
+        client.withSession(() => client.vmQueryPage(1)),
+      );
+      if ("value" in outcome) {
         // Attributes are optional one by one: numbers that are words are read as unknown, not fatal.
         expect(name).toBe("fields of the wrong type");
-        expect(outcome.page.total).toBeNull();
+        expect(outcome.value.total).toBeNull();
         return;
       }
-      const { error } = outcome;
-      expect(error).toMatchObject({
-        name: "HyperError",
-        errorClass: name === "a reverse proxy's 502 page" ? "transient" : "malformed",
-        source: "Cloud Director",
-      });
-      if (name === "a gigantic body") {
-        expect((error as Error).message).toContain("larger than 256 KiB");
-        const page = standin.requests.find((r) => r.path === "/api/query");
-        expect(page?.sentBytes ?? 0).toBeLessThan(GIGANTIC / 4);
-      }
+      const page = standin.requests.find((r) => r.path === "/api/query");
+      expectClassified(outcome.error, name, "Cloud Director", page?.sentBytes);
       expect(standin.openSessions).toBe(0);
     },
   );
@@ -97,44 +81,35 @@ describe("a hostile answer to a page of the VM query", () => {
 
 describe("a hostile answer to any GET of a read", () => {
   it("fails at most the list it belongs to, and the session is closed", async () => {
-    standin.faults.clear();
-    standin.requests.length = 0;
-    await readVcdInventory(client, { parallelVms: 4 });
-    const paths = pathsByRoute(standin.requests);
-    expect(paths).toEqual(
-      expect.arrayContaining([
-        "/api/query",
-        "/cloudapi/1.0.0/edgeGateways",
-        expect.stringMatching(/^\/api\/vApp\/vm-/),
-      ]),
-    );
     const vms = vmIds(clean);
     const edges = edgeIds(clean);
     expect([vms, edges]).not.toContain("failed");
-    for (const path of paths) {
-      const ofVmList = path === "/api/query" || path.startsWith("/api/vApp/");
-      const ofEdges = path.startsWith("/cloudapi/1.0.0/edgeGateways");
-      for (const reply of repliesFor(path)) {
-        const where = `${reply.name} on ${path}`;
-        standin.faults.clear();
-        // A concrete path as a pattern matches only itself.
-        reply.install(standin.faults, path);
-        let snapshot: SourceSnapshot;
-        try {
-          snapshot = await readVcdInventory(client, { parallelVms: 4 });
-        } catch (error) {
+    await sweepHostileAnswers({
+      standin,
+      read: () => readVcdInventory(client, { parallelVms: 4 }),
+      pathsOf: pathsByRoute,
+      mustCall: [
+        "/api/query",
+        "/cloudapi/1.0.0/edgeGateways",
+        expect.stringMatching(/^\/api\/vApp\/vm-/),
+      ],
+      replies: repliesFor,
+      check: (outcome, where, path) => {
+        expect(standin.openSessions, `${where}: a session was left open`).toBe(0);
+        if ("error" in outcome) {
+          const { error } = outcome;
           expect(error, where).toMatchObject({ name: "HyperError", source: "Cloud Director" });
           expect.fail(`${where}: the whole read failed: ${(error as Error).message}`);
-        } finally {
-          expect(standin.openSessions, `${where}: a session was left open`).toBe(0);
         }
-        const gotVms = vmIds(snapshot);
-        const gotEdges = edgeIds(snapshot);
+        const ofVmList = path === "/api/query" || path.startsWith("/api/vApp/");
+        const ofEdges = path.startsWith("/cloudapi/1.0.0/edgeGateways");
+        const gotVms = vmIds(outcome.value);
+        const gotEdges = edgeIds(outcome.value);
         // TRAP: SPEC §4 — a list that came back is whole; only the list the answer belongs to may fail.
         if (gotVms !== "failed" || !ofVmList) expect(gotVms, `${where}: VMs`).toEqual(vms);
         if (gotEdges !== "incomplete" || !ofEdges)
           expect(gotEdges, `${where}: edge gateways`).toEqual(edges);
-      }
-    }
+      },
+    });
   }, 120_000);
 });
