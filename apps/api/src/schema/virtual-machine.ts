@@ -16,16 +16,19 @@ import { buildVmWhere, narrowsLiveGuests, VirtualMachineFilter } from "./virtual
 import { buildVmOrder, isNameOrder, VirtualMachineOrder } from "./virtual-machine-order.ts";
 import { CountAlongside, findVmPage, selectsField } from "./virtual-machine-page.ts";
 
+/** The columns a guest's location is stored in; VmLocation is read from exactly these. */
+const LOCATION_SELECT = {
+  nodeName: true,
+  clusterName: true,
+  datacenterName: true,
+  hostName: true,
+  orgName: true,
+  vdcName: true,
+  vappName: true,
+} as const;
+
 const VmLocation = builder
-  .objectRef<{
-    nodeName: string | null;
-    clusterName: string | null;
-    datacenterName: string | null;
-    hostName: string | null;
-    orgName: string | null;
-    vdcName: string | null;
-    vappName: string | null;
-  }>("VmLocation")
+  .objectRef<{ [column in keyof typeof LOCATION_SELECT]: string | null }>("VmLocation")
   .implement({
     description:
       "Where a guest runs: node/cluster (Proxmox), org/VDC/vApp (Director), datacenter/cluster/host (vCenter).",
@@ -102,16 +105,6 @@ const numberOf = (value: bigint | null) => (value === null ? null : Number(value
 // kilobytes per guest). Every field that reads a column through `resolve` declares it in `select`;
 // the variants select what the interface needs, since selections are not inherited.
 const BASE_SELECT = { id: true, source: true } as const;
-const LOCATION_SELECT = {
-  nodeName: true,
-  clusterName: true,
-  datacenterName: true,
-  hostName: true,
-  orgName: true,
-  vdcName: true,
-  vappName: true,
-} as const;
-
 export const VirtualMachineInterface = builder.prismaInterface("VirtualMachine", {
   name: "VirtualMachine",
   description: "A VM or container from any source, in one shape.",

@@ -1,5 +1,5 @@
 import { createProxmoxClient, privilegeWarning, readProxmoxInventory } from "@hyperlens/proxmox";
-import { httpOptionsFor, type SourceDriver } from "./source-driver.ts";
+import { httpOptionsFor, readOptionsFor, type SourceDriver } from "./source-driver.ts";
 
 /** Proxmox VE: API token or user + password (ticket) login; read-only. */
 export const proxmoxDriver: SourceDriver = {
@@ -22,13 +22,7 @@ export const proxmoxDriver: SourceDriver = {
           privilegeWarning: permissions ? privilegeWarning(permissions) : null,
         };
       },
-      read: (emit, signal) =>
-        readProxmoxInventory(client, {
-          ...(signal ? { signal } : {}),
-          onProgress: (event) => {
-            if (event.type === "list") emit(event);
-          },
-        }),
+      read: (emit, signal) => readProxmoxInventory(client, readOptionsFor(emit, signal)),
       close: () => client.close(),
     };
   },

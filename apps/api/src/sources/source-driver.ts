@@ -45,3 +45,32 @@ export function httpOptionsFor(
     concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
   };
 }
+
+/** The client options of a source that logs in per session with the connection's user and secret. */
+export function sessionClientOptions(
+  connection: Connection,
+  secret: string,
+  context: SourceContext,
+) {
+  return {
+    http: httpOptionsFor(connection, context),
+    credentials: { username: connection.username, password: secret },
+    logger: context.logger,
+  };
+}
+
+/** A list that came back or was skipped: the one kind of read progress a sync reports. */
+type ListProgress = Extract<SyncProgressEvent, { type: "list" }>;
+
+// Every adapter's list event has the sync's list shape; its other events (pages, guests) stay inside.
+const isListProgress = (event: { type: string }): event is ListProgress => event.type === "list";
+
+/** The read options every driver passes its adapter: the sync's abort signal, lists reported to it. */
+export function readOptionsFor(emit: (event: SyncProgressEvent) => void, signal?: AbortSignal) {
+  return {
+    ...(signal ? { signal } : {}),
+    onProgress: (event: { type: string }) => {
+      if (isListProgress(event)) emit(event);
+    },
+  };
+}

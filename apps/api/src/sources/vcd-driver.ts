@@ -1,15 +1,10 @@
 import { createVcdClient, readVcdInventory } from "@hyperlens/vcd";
-import { httpOptionsFor, type SourceDriver } from "./source-driver.ts";
+import { readOptionsFor, type SourceDriver, sessionClientOptions } from "./source-driver.ts";
 
 /** VMware Cloud Director: a session per Test or sync, always logged out (SPEC §4). */
 export const vcdDriver: SourceDriver = {
   open(connection, secret, context) {
-    const { logger } = context;
-    const client = createVcdClient({
-      http: httpOptionsFor(connection, context),
-      credentials: { username: connection.username, password: secret },
-      logger,
-    });
+    const client = createVcdClient(sessionClientOptions(connection, secret, context));
     return {
       test: () =>
         client.withSession(async (session) => {
@@ -21,13 +16,7 @@ export const vcdDriver: SourceDriver = {
             summary: `Connected to Cloud Director (API ${client.apiVersion}) as ${who}; ${first.total} VM(s) visible.`,
           };
         }),
-      read: (emit, signal) =>
-        readVcdInventory(client, {
-          ...(signal ? { signal } : {}),
-          onProgress: (event) => {
-            if (event.type === "list") emit(event);
-          },
-        }),
+      read: (emit, signal) => readVcdInventory(client, readOptionsFor(emit, signal)),
       close: () => client.close(),
     };
   },

@@ -1,15 +1,10 @@
 import { createVcenterClient, readVcenterInventory } from "@hyperlens/vcenter";
-import { httpOptionsFor, type SourceDriver } from "./source-driver.ts";
+import { readOptionsFor, type SourceDriver, sessionClientOptions } from "./source-driver.ts";
 
 /** vCenter: a session per Test or sync, always deleted afterwards (SPEC §5). */
 export const vcenterDriver: SourceDriver = {
   open(connection, secret, context) {
-    const { logger } = context;
-    const client = createVcenterClient({
-      http: httpOptionsFor(connection, context),
-      credentials: { username: connection.username, password: secret },
-      logger,
-    });
+    const client = createVcenterClient(sessionClientOptions(connection, secret, context));
     return {
       test: () =>
         client.withSession(async () => {
@@ -19,13 +14,7 @@ export const vcenterDriver: SourceDriver = {
             summary: `Connected to vCenter as ${session.user ?? connection.username}; ${hosts.length} host(s) visible, ${online} connected.`,
           };
         }),
-      read: (emit, signal) =>
-        readVcenterInventory(client, {
-          ...(signal ? { signal } : {}),
-          onProgress: (event) => {
-            if (event.type === "list") emit(event);
-          },
-        }),
+      read: (emit, signal) => readVcenterInventory(client, readOptionsFor(emit, signal)),
       close: () => client.close(),
     };
   },
