@@ -2,14 +2,13 @@
 // with a 5xx, an empty body, no error code, INTERNAL_SERVER_ERROR, or ran a cross-site request.
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../testing/test-app.ts";
+import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 
 let app: TestApp;
 let admin: string;
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await app.signedInAs("admin", { isAdmin: true });
+  ({ app, admin } = await startTestAppAsAdmin());
 });
 afterAll(async () => app?.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../testing/test-app.ts";
+import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 
 const CREATE = `mutation($name: String!, $caps: [Capability!]!) {
   createApiToken(name: $name, capabilities: $caps) {
@@ -21,8 +21,7 @@ describe("API tokens", () => {
   let app: TestApp;
   let adminCookie: string;
   beforeAll(async () => {
-    app = await startTestApp();
-    adminCookie = await app.signedInAs("admin", { isAdmin: true });
+    ({ app, admin: adminCookie } = await startTestAppAsAdmin());
   });
   afterAll(async () => app?.close());
 

@@ -1,5 +1,6 @@
 // The compatibility matrix of docs/operations.md, one row per test: each supported release is a
 // stand-in mode, synced end to end through the API's services (test, sync, logout, no writes).
+import type { ConnectionKind } from "@hyperlens/shared";
 import {
   createProxmoxStandin,
   createVcdStandin,
@@ -39,12 +40,23 @@ const activeVms = (connectionId: string) =>
     include: { ips: true },
   });
 
-/** Test must pass (then `afterTest` checks what it left behind), and a manual sync succeed. */
-async function testThenSync(connectionId: string, afterTest?: () => void) {
-  expect(await testConnection(app.services, connectionId)).toMatchObject({ ok: true });
+/**
+ * Connects to `standin` (closed after the test): Test must pass (then `afterTest` checks what it
+ * left behind), and a manual sync succeed. Returns the connection's id.
+ */
+async function connectTestAndSync(
+  kind: ConnectionKind,
+  standin: { url: string; caPem: string; close(): Promise<void> },
+  name: string,
+  afterTest?: () => void,
+): Promise<string> {
+  closers.push(() => standin.close());
+  const { id } = await saveStandinConnection(app.services, kind, standin, name);
+  expect(await testConnection(app.services, id)).toMatchObject({ ok: true });
   afterTest?.();
-  const result = await syncConnection(app.services, connectionId, { trigger: "MANUAL" }).done;
+  const result = await syncConnection(app.services, id, { trigger: "MANUAL" }).done;
   expect(result.outcome).toBe("SUCCESS");
+  return id;
 }
 
 describe.each<PveVersion>(["7.4", "8.4", "9.1"])("Proxmox VE %s", (version) => {
@@ -73,15 +85,8 @@ describe.each<PveVersion>(["7.4", "8.4", "9.1"])("Proxmox VE %s", (version) => {
       // stand-in's auditor role lacks the agent privilege before 9.x.
       tokens: [{ ...DEFAULT_TOKEN, role: "admin" }],
     });
-    closers.push(() => standin.close());
-    const connection = await saveStandinConnection(
-      app.services,
-      "PROXMOX",
-      standin,
-      `pve-${version}`,
-    );
-    await testThenSync(connection.id);
-    const vms = await activeVms(connection.id);
+    const id = await connectTestAndSync("PROXMOX", standin, `pve-${version}`);
+    const vms = await activeVms(id);
     expect(vms.map((vm) => vm.name).sort()).toEqual(["ct", "web"]);
     const container = vms.find((vm) => vm.name === "ct");
     expect(container?.ips.map((ip) => ip.address)).toContain("10.0.3.1");
@@ -100,11 +105,9 @@ describe.each([
   it("negotiates an API version it offers, syncs every VM and logs out", async () => {
     const model = generateDirector({ orgs: 1, vdcsPerOrg: 1, vms: 12, edgeGateways: 2, seed: 5 });
     const standin = await createVcdStandin({ model, apiVersions: { min, max } });
-    closers.push(() => standin.close());
-    const connection = await saveStandinConnection(app.services, "VCD", standin, `director-${max}`);
-    await testThenSync(connection.id);
+    const id = await connectTestAndSync("VCD", standin, `director-${max}`);
     const real = model.vms.filter((vm) => !model.vapp(vm.vappId)?.template);
-    expect(await activeVms(connection.id)).toHaveLength(real.length);
+    expect(await activeVms(id)).toHaveLength(real.length);
     // The client asks for 38.x first and, on 406, picks the best version /api/versions lists; the
     // stand-in answers 406 outside its range, so inventory reads that all succeed prove the pick.
     const reads = standin.requests.filter((r) => r.path.startsWith("/api/query"));
@@ -125,15 +128,10 @@ describe.each<VcenterRelease>(VCENTER_RELEASES)("vCenter %s", (release) => {
       release,
     });
     const standin = await createVcenterStandin({ model, release, vmListCap: 10 });
-    closers.push(() => standin.close());
-    const connection = await saveStandinConnection(
-      app.services,
-      "VCENTER",
-      standin,
-      `vcenter-${release}`,
+    const id = await connectTestAndSync("VCENTER", standin, `vcenter-${release}`, () =>
+      expect(standin.openSessions, "Test logs out").toBe(0),
     );
-    await testThenSync(connection.id, () => expect(standin.openSessions, "Test logs out").toBe(0));
-    const vms = await activeVms(connection.id);
+    const vms = await activeVms(id);
     expect(vms.map((vm) => vm.externalId).sort()).toEqual(model.vms.map((vm) => vm.id).sort());
     // 8.0 guest OS ids and VMX_20/21 are stored as served; 7.0.3 serves none of them.
     const added = new Set(vcenterReleaseTraits("8.0.3").addedGuestOs);

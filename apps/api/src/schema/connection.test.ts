@@ -1,6 +1,6 @@
 import { SECRET_PLACEHOLDER } from "@hyperlens/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../testing/test-app.ts";
+import { startTestApp, startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 
 const SAVE_PROXMOX = `mutation($input: ProxmoxConnectionInput!) {
   saveProxmoxConnection(input: $input) {
@@ -36,8 +36,7 @@ describe("Proxmox connections", () => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp();
-    admin = await app.signedInAs("admin", { isAdmin: true });
+    ({ app, admin } = await startTestAppAsAdmin());
   });
   afterAll(async () => app?.close());
 

@@ -3,13 +3,12 @@
 // (completeSetup's ValidationError is tested in auth.test.ts; signIn answers every bad input with
 // InvalidCredentialsError on purpose, so it reveals nothing.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../testing/test-app.ts";
+import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 
 let app: TestApp;
 let admin: string;
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await app.signedInAs("admin", { isAdmin: true });
+  ({ app, admin } = await startTestAppAsAdmin());
 });
 afterAll(async () => app?.close());
 

@@ -1,23 +1,28 @@
 // Live sync progress over GraphQL WebSocket, with the same capabilities as queries.
-import { createProxmoxStandin, demoCluster, type ProxmoxStandin } from "@hyperlens/standins";
+import { createProxmoxStandin, demoCluster } from "@hyperlens/standins";
 import { createClient } from "graphql-ws";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { syncConnection } from "../services/connection-runner.ts";
-import { saveStandinConnection } from "../testing/standin-connections.ts";
-import { startTestApp, type TestApp } from "../testing/test-app.ts";
+import { eachFileConnectedTo } from "../testing/standin-connections.ts";
+import { startTestApp } from "../testing/test-app.ts";
 
 const SUBSCRIBE = "subscription { syncProgress { type phase listKey outcome counts { added } } }";
 const CREATE_TOKEN = `mutation($caps: [Capability!]!) { createApiToken(name: "ws", capabilities: $caps) {
   ... on MutationCreateApiTokenSuccess { data { token } } } }`;
 
-let app: TestApp;
-let standin: ProxmoxStandin;
+const pve = eachFileConnectedTo(
+  "PROXMOX",
+  "lab",
+  () => createProxmoxStandin({ cluster: demoCluster(), version: "9.1" }),
+  { startApp: () => startTestApp({ subscriptionRecheckMs: 200 }) },
+);
 let admin: string;
-let connectionId: string;
+beforeAll(async () => {
+  admin = await pve.app.signedInAs("admin", { isAdmin: true });
+});
 
 async function tokenWith(capabilities: string[]) {
-  const res = await app.graphql<{ createApiToken: { data: { token: string } } }>(
+  const res = await pve.app.graphql<{ createApiToken: { data: { token: string } } }>(
     CREATE_TOKEN,
     { caps: capabilities },
     { cookie: admin },
@@ -29,24 +34,30 @@ async function tokenWith(capabilities: string[]) {
 
 function wsClient(token: string) {
   return createClient({
-    url: `${app.url.replace("http", "ws")}/graphql`,
+    url: `${pve.app.url.replace("http", "ws")}/graphql`,
     webSocketImpl: WebSocket,
     connectionParams: { authorization: `Bearer ${token}` },
     retryAttempts: 0,
   });
 }
 
-beforeAll(async () => {
-  app = await startTestApp({ subscriptionRecheckMs: 200 });
-  admin = await app.signedInAs("admin", { isAdmin: true });
-  standin = await createProxmoxStandin({ cluster: demoCluster(), version: "9.1" });
-  const connection = await saveStandinConnection(app.services, "PROXMOX", standin, "lab");
-  connectionId = connection.id;
-});
-afterAll(async () => {
-  await standin?.close();
-  await app?.close();
-});
+/** The first answer to a subscription made with `token`, as text; the client is closed after it. */
+async function firstAnswer(token: string): Promise<string> {
+  const client = wsClient(token);
+  const outcome = await new Promise<string>((resolve) => {
+    client.subscribe(
+      { query: SUBSCRIBE },
+      {
+        // Refusals arrive as a result with errors (or as an error), never as data.
+        next: (result) => resolve(JSON.stringify(result)),
+        error: (error) => resolve(JSON.stringify(error)),
+        complete: () => resolve("complete"),
+      },
+    );
+  });
+  await client.dispose();
+  return outcome;
+}
 
 describe("syncProgress", () => {
   it("streams the events of a real sync in order, ending with finished", async () => {
@@ -73,7 +84,7 @@ describe("syncProgress", () => {
     });
     // Let the subscription register before the sync starts.
     await new Promise((r) => setTimeout(r, 300));
-    await syncConnection(app.services, connectionId, { trigger: "MANUAL" }).done;
+    await pve.sync();
     await done;
     await client.dispose();
     const types = events.map((e) => e.type);
@@ -84,37 +95,13 @@ describe("syncProgress", () => {
   });
 
   it("refuses a subscriber without the view capability", async () => {
-    const client = wsClient(await tokenWith(["MANAGE_USERS"]));
-    const outcome = await new Promise<string>((resolve) => {
-      client.subscribe(
-        { query: SUBSCRIBE },
-        {
-          // Refusals arrive as a result with errors (or as an error), never as data.
-          next: (result) => resolve(JSON.stringify(result)),
-          error: (error) => resolve(JSON.stringify(error)),
-          complete: () => resolve("complete"),
-        },
-      );
-    });
-    await client.dispose();
+    const outcome = await firstAnswer(await tokenWith(["MANAGE_USERS"]));
     expect(outcome).toContain("FORBIDDEN");
     expect(outcome).not.toContain('"syncProgress":{');
   });
 
   it("refuses an unknown token", async () => {
-    const client = wsClient("hlk_not-a-real-token");
-    const outcome = await new Promise<string>((resolve) => {
-      client.subscribe(
-        { query: SUBSCRIBE },
-        {
-          next: (r) => resolve(JSON.stringify(r)),
-          error: (e) => resolve(JSON.stringify(e)),
-          complete: () => resolve("complete"),
-        },
-      );
-    });
-    await client.dispose();
-    expect(outcome).toContain("UNAUTHENTICATED");
+    expect(await firstAnswer("hlk_not-a-real-token")).toContain("UNAUTHENTICATED");
   });
 
   it("ends a subscription when its token is revoked", async () => {
@@ -131,10 +118,10 @@ describe("syncProgress", () => {
       );
     });
     await new Promise((r) => setTimeout(r, 300));
-    const row = await app.services.prisma.apiToken.findFirstOrThrow({
+    const row = await pve.services.prisma.apiToken.findFirstOrThrow({
       orderBy: { createdAt: "desc" },
     });
-    await app.services.prisma.apiToken.update({
+    await pve.services.prisma.apiToken.update({
       where: { id: row.id },
       data: { revokedAt: new Date() },
     });

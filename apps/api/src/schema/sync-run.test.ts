@@ -8,7 +8,7 @@ import {
   qemuGuest,
 } from "@hyperlens/standins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../testing/test-app.ts";
+import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 
 const SAVE = `mutation($input: ProxmoxConnectionInput!) {
   saveProxmoxConnection(input: $input) {
@@ -52,8 +52,7 @@ describe("testing and syncing a Proxmox connection", () => {
   let standin: ProxmoxStandin;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    admin = await app.signedInAs("admin", { isAdmin: true });
+    ({ app, admin } = await startTestAppAsAdmin());
     standin = await createProxmoxStandin({ cluster: cluster(), version: "9.1" });
   });
   afterAll(async () => {

@@ -7,9 +7,8 @@ import {
   generateDirector,
 } from "@hyperlens/standins";
 import { describe, expect, it } from "vitest";
-import { testConnection } from "../services/connection-runner.ts";
 import { eachTestConnectedTo } from "../testing/standin-connections.ts";
-import { expectRemovalThenGuard, expectTestNamesUnreachable } from "../testing/sync-rules.ts";
+import { itKeepsTheSessionRules } from "../testing/sync-rules.ts";
 
 const provider = DEFAULT_VCD_USERS.find((u) => u.role === "provider");
 if (!provider) throw new Error("the stand-in has no provider user");
@@ -68,27 +67,12 @@ describe("syncing Cloud Director", () => {
     expect(await gateways()).toHaveLength(6);
   });
 
-  it("removes a VM that is gone after a complete read, and the guard holds when most vanish", () =>
-    expectRemovalThenGuard(
-      sync,
-      () => realVms().map((vm) => vm.id),
-      (id) => model.removeVm(id),
-    ));
-
-  it("Test logs in and out and never shows or logs the password", async () => {
-    const result = await testConnection(director.services, director.connectionId);
-    expect(result.ok).toBe(true);
-    expect(director.standin.openSessions).toBe(0);
-    await sync();
-    expect(director.app.logLines.join("\n")).not.toContain(provider.password);
+  itKeepsTheSessionRules(director, {
+    guests: () => realVms().map((vm) => vm.id),
+    remove: (id) => model.removeVm(id),
+    password: provider.password,
+    unreachable: "Could not reach the Cloud Director server",
   });
-
-  it("Test names an unreachable server as unreachable", () =>
-    expectTestNamesUnreachable(
-      director.services,
-      director.connectionId,
-      "Could not reach the Cloud Director server",
-    ));
 
   it("reads answers in the real namespace prefixes as well", async () => {
     director.standin.settings.namespaces = "real";

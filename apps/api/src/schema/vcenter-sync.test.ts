@@ -7,9 +7,8 @@ import {
   type VcenterModel,
 } from "@hyperlens/standins";
 import { describe, expect, it } from "vitest";
-import { testConnection } from "../services/connection-runner.ts";
 import { eachTestConnectedTo } from "../testing/standin-connections.ts";
-import { expectRemovalThenGuard, expectTestNamesUnreachable } from "../testing/sync-rules.ts";
+import { itKeepsTheSessionRules } from "../testing/sync-rules.ts";
 
 const user = DEFAULT_VCENTER_USERS[0];
 if (!user) throw new Error("the stand-in has no user");
@@ -75,29 +74,12 @@ describe("syncing vCenter", () => {
     expect(vcenter.standin.openSessions).toBe(0);
   });
 
-  it("removes a VM that is gone after a complete read, and the guard holds when most vanish", () =>
-    expectRemovalThenGuard(
-      sync,
-      () => model.vms.map((vm) => vm.id),
-      (id) => model.removeVm(id),
-    ));
-
-  it("Test logs in and out and never shows or logs the password", async () => {
-    const result = await testConnection(vcenter.services, vcenter.connectionId);
-    expect(result.ok).toBe(true);
-    expect(vcenter.standin.openSessions).toBe(0);
-    await sync();
-    expect(vcenter.standin.openSessions).toBe(0);
-    expect(vcenter.app.logLines.join("\n")).not.toContain(user.password);
-    expect(JSON.stringify(result)).not.toContain(user.password);
+  itKeepsTheSessionRules(vcenter, {
+    guests: () => model.vms.map((vm) => vm.id),
+    remove: (id) => model.removeVm(id),
+    password: user.password,
+    unreachable: "Could not reach the vCenter server",
   });
-
-  it("Test names an unreachable server as unreachable", () =>
-    expectTestNamesUnreachable(
-      vcenter.services,
-      vcenter.connectionId,
-      "Could not reach the vCenter server",
-    ));
 
   it("Tools stopping keeps the last-known IPs instead of erasing them", async () => {
     const running = model.vms.find((vm) => vm.powerState === "POWERED_ON" && vm.isToolsRunning);

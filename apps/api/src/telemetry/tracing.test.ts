@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { createLogger } from "../logger.ts";
 import { captureLogLines, findLeaks, registerSecret } from "../testing/secret-registry.ts";
-import { startTestApp, type TestApp } from "../testing/test-app.ts";
+import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 import { createTracing } from "./tracer-provider.ts";
 import { startTracing, type Tracing } from "./tracing.ts";
 
@@ -54,8 +54,7 @@ let admin: string;
 let standin: ProxmoxStandin;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  admin = await app.signedInAs("admin", { isAdmin: true });
+  ({ app, admin } = await startTestAppAsAdmin());
   standin = await createProxmoxStandin({
     cluster: {
       name: "lab",

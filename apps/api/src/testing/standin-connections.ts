@@ -2,7 +2,7 @@
 import type { Connection } from "@hyperlens/db";
 import type { ConnectionKind } from "@hyperlens/shared";
 import { DEFAULT_TOKEN, DEFAULT_VCD_USERS, DEFAULT_VCENTER_USERS } from "@hyperlens/standins";
-import { afterEach, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { AppServices } from "../context.ts";
 import { syncConnection } from "../services/connection-runner.ts";
 import { type ConnectionInput, saveConnection } from "../services/connections.ts";
@@ -50,26 +50,54 @@ export function saveStandinConnection(
   );
 }
 
+type Closable = { url: string; caPem: string; close(): Promise<void> };
+
+/** Options of {@link eachTestConnectedTo} and {@link eachFileConnectedTo}. */
+export interface ConnectedToOptions {
+  /** Starts the app; default {@link startTestApp} with the test configuration. */
+  startApp?: () => Promise<TestApp>;
+}
+
+/** What {@link eachTestConnectedTo} and {@link eachFileConnectedTo} take. */
+type ConnectedToArgs<S extends Closable> = [
+  kind: ConnectionKind,
+  name: string,
+  start: () => Promise<S>,
+  options?: ConnectedToOptions,
+];
+
 /**
  * For a file whose every test starts afresh: before each test, a new app, the stand-in `start`
  * makes and a connection named `name` to it ({@link saveStandinConnection}); after it, both
  * closed. Read the fields inside tests only: they are set by the time a test runs.
  */
-export function eachTestConnectedTo<
-  S extends { url: string; caPem: string; close(): Promise<void> },
->(kind: ConnectionKind, name: string, start: () => Promise<S>) {
+export const eachTestConnectedTo = <S extends Closable>(...args: ConnectedToArgs<S>) =>
+  connectedTo(beforeEach, afterEach, ...args);
+
+/** {@link eachTestConnectedTo}, set up once for the whole file (before its first test). */
+export const eachFileConnectedTo = <S extends Closable>(...args: ConnectedToArgs<S>) =>
+  connectedTo(beforeAll, afterAll, ...args);
+
+function connectedTo<S extends Closable>(
+  before: typeof beforeAll,
+  after: typeof afterAll,
+  kind: ConnectionKind,
+  name: string,
+  start: () => Promise<S>,
+  { startApp = () => startTestApp() }: ConnectedToOptions = {},
+) {
   let current: { app: TestApp; standin: S; connectionId: string } | undefined;
   const now = () => {
-    if (!current) throw new Error("the stand-in connection is set up before each test only");
+    if (!current) throw new Error("the stand-in connection exists only while tests run");
     return current;
   };
-  beforeEach(async () => {
-    const app = await startTestApp();
+  before(async () => {
+    const app = await startApp();
     const standin = await start();
     current = { app, standin, connectionId: "" };
     current.connectionId = (await saveStandinConnection(app.services, kind, standin, name)).id;
   });
-  afterEach(async () => {
+  after(async () => {
     await current?.standin.close();
     await current?.app.close();
     current = undefined;

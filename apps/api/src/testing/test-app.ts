@@ -131,3 +131,11 @@ export async function startTestApp(
     },
   };
 }
+
+/** {@link startTestApp} with an administrator signed in: the app, and the admin's Cookie header. */
+export async function startTestAppAsAdmin(
+  overrides: Partial<Config> = {},
+): Promise<{ app: TestApp; admin: string }> {
+  const app = await startTestApp(overrides);
+  return { app, admin: await app.signedInAs("admin", { isAdmin: true }) };
+}
