@@ -1,5 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import {
+  type HttpFixture,
+  parseHttpFixture,
+} from "@hyperlens/hyper-http/test-support/http-fixture";
 
 /** The recorded Proxmox answers copied into the repo (never /work/shared). */
 export const FIXTURES_DIR = fileURLToPath(
@@ -23,27 +27,7 @@ export function fixtureFiles(folder: string): string[] {
     .map((name) => `${folder}/${name}`);
 }
 
-/** A recorded raw HTTP response (`errors/*.http`). */
-export interface HttpFixture {
-  status: number;
-  reason: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Reads a raw HTTP fixture: status line, headers, CRLF, body. */
+/** Reads a raw HTTP fixture (`errors/*.http`), its body byte for byte. */
 export function readHttpFixture(relative: string): HttpFixture {
-  const text = readFixtureText(relative);
-  const split = text.indexOf("\r\n\r\n");
-  const head = text.slice(0, split);
-  const body = text.slice(split + 4);
-  const [statusLine = "", ...headerLines] = head.split("\r\n");
-  const match = /^HTTP\/1\.[01] (\d{3}) ?(.*)$/.exec(statusLine);
-  if (!match) throw new Error(`bad status line in ${relative}`);
-  const headers: Record<string, string> = {};
-  for (const line of headerLines) {
-    const at = line.indexOf(":");
-    headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
-  }
-  return { status: Number(match[1]), reason: match[2] ?? "", headers, body };
+  return parseHttpFixture(readFixtureText(relative), relative);
 }
