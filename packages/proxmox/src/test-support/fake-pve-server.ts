@@ -1,8 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { HttpFixture } from "@hyperlens/hyper-http/test-support/http-fixture";
+import {
+  startHttpsServer,
+  type TestHttpsServer,
+} from "@hyperlens/hyper-http/test-support/test-https-server";
 import { generate } from "selfsigned";
-import { type HttpFixture, readFixtureText, readHttpFixture } from "./fixtures.ts";
+import { readFixtureText, readHttpFixture } from "./fixtures.ts";
 
 /** What one route answers: a JSON fixture, a raw `.http` fixture, or a function of the request. */
 export type FakeAnswer =
@@ -15,7 +18,7 @@ export interface FakePveServer {
   url: string;
   /** Self-signed certificate, to pass as the connection's CA PEM. */
   caPem: string;
-  requests: { method: string; url: string; headers: IncomingMessage["headers"]; body: string }[];
+  requests: TestHttpsServer["requests"];
   /** Replaces or adds a route, keyed "METHOD /path" (path without query). */
   route(key: string, answer: FakeAnswer): void;
   close(): Promise<void>;
@@ -29,35 +32,17 @@ export async function startFakePve(routes: Record<string, FakeAnswer>): Promise<
     algorithm: "sha256",
     extensions: [{ name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }],
   });
-  const requests: FakePveServer["requests"] = [];
-  const server = createServer({ key: cert.private, cert: cert.cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const bodyText = Buffer.concat(chunks).toString("utf8");
-      requests.push({
-        method: req.method ?? "",
-        url: req.url ?? "",
-        headers: req.headers,
-        body: bodyText,
-      });
-      const key = `${req.method} ${(req.url ?? "").split("?")[0]}`;
-      const answer = table.get(key) ?? { http: "errors/unknown-path.GET.501.http" };
-      send(res, resolve(answer, Object.assign(req, { bodyText })));
-    });
+  const server = await startHttpsServer({ key: cert.private, cert: cert.cert }, (req, res) => {
+    const key = `${req.method} ${(req.url ?? "").split("?")[0]}`;
+    const answer = table.get(key) ?? { http: "errors/unknown-path.GET.501.http" };
+    send(res, resolve(answer, req));
   });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `https://127.0.0.1:${port}`,
+    url: server.url,
     caPem: cert.cert,
-    requests,
+    requests: server.requests,
     route: (key, answer) => table.set(key, answer),
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
+    close: () => server.close(),
   };
 }
 
