@@ -1,7 +1,7 @@
 // What every connector's hostile-answer tests share (issue 8): a client with a small body cap
 // against a stand-in, what a hostile answer must become, and the sweep of every route of a read.
 // Test-only: connectors import it as @hyperlens/hyper-http/test-support/hostile-answers.
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { HyperClientOptions } from "../client.ts";
 
 /** The body cap of a client under a hostile-answer test: small, so a gigantic body is cut early. */
@@ -21,6 +21,51 @@ export function hostileTestHttp(
     caPem: standin.caPem,
     retry: { attempts: 1 },
     maxBodyBytes: HOSTILE_TEST_CAP,
+  };
+}
+
+/**
+ * For a file of hostile-answer tests: before them, the stand-in `start` makes, the client `connect`
+ * makes over it (given {@link hostileTestHttp} options named `connectionId`) and one clean read;
+ * after them, the client and the stand-in closed. Read the fields inside tests only.
+ */
+export function hostileTestBed<
+  S extends { url: string; caPem: string; close(): Promise<void> },
+  C extends { close(): Promise<void> },
+  Snapshot,
+>(setUp: {
+  connectionId: string;
+  start(): Promise<S>;
+  connect(http: ReturnType<typeof hostileTestHttp>): C;
+  read(client: C): Promise<Snapshot>;
+}) {
+  let current: { standin: S; client?: C; clean?: Snapshot } | undefined;
+  const now = () => {
+    const { standin, client, clean } = current ?? {};
+    if (!standin || !client || clean === undefined)
+      throw new Error("the hostile-answer test bed exists only while the file's tests run");
+    return { standin, client, clean };
+  };
+  beforeAll(async () => {
+    current = { standin: await setUp.start() };
+    current.client = setUp.connect(hostileTestHttp(setUp.connectionId, current.standin));
+    current.clean = await setUp.read(current.client);
+  });
+  afterAll(async () => {
+    await current?.client?.close();
+    await current?.standin.close();
+  });
+  return {
+    get standin() {
+      return now().standin;
+    },
+    get client() {
+      return now().client;
+    },
+    /** What a read with no fault gives. */
+    get clean() {
+      return now().clean;
+    },
   };
 }
 

@@ -5,7 +5,7 @@ import {
   answerWith,
   expectClassified,
   GIGANTIC,
-  hostileTestHttp,
+  hostileTestBed,
   sweepHostileAnswers,
 } from "@hyperlens/hyper-http/test-support/hostile-answers";
 import type { SourceSnapshot } from "@hyperlens/shared";
@@ -13,32 +13,24 @@ import {
   createProxmoxStandin,
   DEFAULT_TOKEN,
   hostileReplies,
-  type ProxmoxStandin,
   pathsByRoute,
 } from "@hyperlens/standins";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProxmoxClient, type ProxmoxClient } from "../client.ts";
+import { describe, expect, it } from "vitest";
+import { createProxmoxClient } from "../client.ts";
 import { labCluster } from "../test-support/lab-cluster.ts";
 import { readProxmoxInventory } from "./read-inventory.ts";
 
 const REPLIES = hostileReplies("json", GIGANTIC);
 
-let standin: ProxmoxStandin;
-let client: ProxmoxClient;
-let clean: SourceSnapshot;
-
-beforeAll(async () => {
-  standin = await createProxmoxStandin({ version: "9.1", cluster: labCluster() });
-  client = createProxmoxClient({
-    http: hostileTestHttp("c1", standin),
-    auth: { kind: "token", tokenId: DEFAULT_TOKEN.id, secret: DEFAULT_TOKEN.secret },
-  });
-  clean = await readProxmoxInventory(client);
-});
-
-afterAll(async () => {
-  await client?.close();
-  await standin?.close();
+const bed = hostileTestBed({
+  connectionId: "c1",
+  start: () => createProxmoxStandin({ version: "9.1", cluster: labCluster() }),
+  connect: (http) =>
+    createProxmoxClient({
+      http,
+      auth: { kind: "token", tokenId: DEFAULT_TOKEN.id, secret: DEFAULT_TOKEN.secret },
+    }),
+  read: (client) => readProxmoxInventory(client),
 });
 
 /** The VM ids of every list that came back, by list key. */
@@ -60,21 +52,21 @@ describe("a hostile answer to a node's guest list", () => {
   it.each(REPLIES.map((r) => [r.name, r] as const))(
     "%s is a classified error",
     async (name, reply) => {
-      const outcome = await answerWith(standin, reply, "/nodes/pve1/qemu", () =>
-        client.qemuList("pve1"),
+      const outcome = await answerWith(bed.standin, reply, "/nodes/pve1/qemu", () =>
+        bed.client.qemuList("pve1"),
       );
       if (!("error" in outcome)) expect.fail("expected the call to fail");
-      expectClassified(outcome.error, name, "Proxmox", standin.requests[0]?.sentBytes);
+      expectClassified(outcome.error, name, "Proxmox", bed.standin.requests[0]?.sentBytes);
     },
   );
 });
 
 describe("a hostile answer to any call of a read", () => {
   it("fails at most the list the call belongs to; every other list comes back whole", async () => {
-    const expected = okLists(clean);
+    const expected = okLists(bed.clean);
     await sweepHostileAnswers({
-      standin,
-      read: () => readProxmoxInventory(client),
+      standin: bed.standin,
+      read: () => readProxmoxInventory(bed.client),
       pathsOf: pathsByRoute,
       mustCall: ["/api2/json/nodes", "/api2/json/nodes/pve1/qemu", "/api2/json/version"],
       replies: () => REPLIES,

@@ -6,7 +6,7 @@ import {
   answerWith,
   expectClassified,
   GIGANTIC,
-  hostileTestHttp,
+  hostileTestBed,
   sweepHostileAnswers,
 } from "@hyperlens/hyper-http/test-support/hostile-answers";
 import type { SourceSnapshot } from "@hyperlens/shared";
@@ -16,34 +16,28 @@ import {
   generateDirector,
   hostileReplies,
   pathsByRoute,
-  type VcdStandin,
 } from "@hyperlens/standins";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVcdClient, type VcdClient } from "../client.ts";
+import { describe, expect, it } from "vitest";
+import { createVcdClient } from "../client.ts";
 import { readVcdInventory, VCD_VM_LIST_KEY } from "./read-inventory.ts";
 
 const provider = DEFAULT_VCD_USERS.find((u) => u.role === "provider");
 
-let standin: VcdStandin;
-let client: VcdClient;
-let clean: SourceSnapshot;
-
-beforeAll(async () => {
-  const model = generateDirector({ orgs: 1, vdcsPerOrg: 2, vms: 6, edgeGateways: 3, seed: 3 });
-  standin = await createVcdStandin({ model, maxPageSize: 4, edgeGatewayMaxPageSize: 2 });
-  client = createVcdClient({
-    http: hostileTestHttp("vcd-1", standin),
-    credentials: {
-      username: `${provider?.user}@${provider?.org}`,
-      password: provider?.password ?? "",
-    },
-  });
-  clean = await readVcdInventory(client, { parallelVms: 4 });
-});
-
-afterAll(async () => {
-  await client?.close();
-  await standin?.close();
+const bed = hostileTestBed({
+  connectionId: "vcd-1",
+  start: () => {
+    const model = generateDirector({ orgs: 1, vdcsPerOrg: 2, vms: 6, edgeGateways: 3, seed: 3 });
+    return createVcdStandin({ model, maxPageSize: 4, edgeGatewayMaxPageSize: 2 });
+  },
+  connect: (http) =>
+    createVcdClient({
+      http,
+      credentials: {
+        username: `${provider?.user}@${provider?.org}`,
+        password: provider?.password ?? "",
+      },
+    }),
+  read: (client) => readVcdInventory(client, { parallelVms: 4 }),
 });
 
 const repliesFor = (path: string) =>
@@ -63,8 +57,8 @@ describe("a hostile answer to a page of the VM query", () => {
   it.each(repliesFor("/api/query").map((r) => [r.name, r] as const))(
     "%s is a classified error",
     async (name, reply) => {
-      const outcome = await answerWith(standin, reply, "/api/query", () =>
-        client.withSession(() => client.vmQueryPage(1)),
+      const outcome = await answerWith(bed.standin, reply, "/api/query", () =>
+        bed.client.withSession(() => bed.client.vmQueryPage(1)),
       );
       if ("value" in outcome) {
         // Attributes are optional one by one: numbers that are words are read as unknown, not fatal.
@@ -72,21 +66,21 @@ describe("a hostile answer to a page of the VM query", () => {
         expect(outcome.value.total).toBeNull();
         return;
       }
-      const page = standin.requests.find((r) => r.path === "/api/query");
+      const page = bed.standin.requests.find((r) => r.path === "/api/query");
       expectClassified(outcome.error, name, "Cloud Director", page?.sentBytes);
-      expect(standin.openSessions).toBe(0);
+      expect(bed.standin.openSessions).toBe(0);
     },
   );
 });
 
 describe("a hostile answer to any GET of a read", () => {
   it("fails at most the list it belongs to, and the session is closed", async () => {
-    const vms = vmIds(clean);
-    const edges = edgeIds(clean);
+    const vms = vmIds(bed.clean);
+    const edges = edgeIds(bed.clean);
     expect([vms, edges]).not.toContain("failed");
     await sweepHostileAnswers({
-      standin,
-      read: () => readVcdInventory(client, { parallelVms: 4 }),
+      standin: bed.standin,
+      read: () => readVcdInventory(bed.client, { parallelVms: 4 }),
       pathsOf: pathsByRoute,
       mustCall: [
         "/api/query",
@@ -95,7 +89,7 @@ describe("a hostile answer to any GET of a read", () => {
       ],
       replies: repliesFor,
       check: (outcome, where, path) => {
-        expect(standin.openSessions, `${where}: a session was left open`).toBe(0);
+        expect(bed.standin.openSessions, `${where}: a session was left open`).toBe(0);
         if ("error" in outcome) {
           const { error } = outcome;
           expect(error, where).toMatchObject({ name: "HyperError", source: "Cloud Director" });

@@ -5,7 +5,7 @@ import {
   answerWith,
   expectClassified,
   GIGANTIC,
-  hostileTestHttp,
+  hostileTestBed,
   sweepHostileAnswers,
 } from "@hyperlens/hyper-http/test-support/hostile-answers";
 import type { SourceSnapshot } from "@hyperlens/shared";
@@ -15,33 +15,25 @@ import {
   DEFAULT_VCENTER_USERS,
   hostileReplies,
   pathsByRoute,
-  type VcenterStandin,
 } from "@hyperlens/standins";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createVcenterClient, type VcenterClient } from "../client.ts";
+import { describe, expect, it } from "vitest";
+import { createVcenterClient } from "../client.ts";
 import { readVcenterInventory, VCENTER_VM_LIST_KEY } from "./read-inventory.ts";
 
 const REPLIES = hostileReplies("json", GIGANTIC);
 
-let standin: VcenterStandin;
-let client: VcenterClient;
-let clean: SourceSnapshot;
-
-beforeAll(async () => {
-  standin = await createVcenterStandin();
-  client = createVcenterClient({
-    http: hostileTestHttp("vc-1", standin),
-    credentials: {
-      username: DEFAULT_VCENTER_USERS[0]?.user ?? "",
-      password: DEFAULT_VCENTER_PASSWORD,
-    },
-  });
-  clean = await readVcenterInventory(client);
-});
-
-afterAll(async () => {
-  await client?.close();
-  await standin?.close();
+const bed = hostileTestBed({
+  connectionId: "vc-1",
+  start: () => createVcenterStandin(),
+  connect: (http) =>
+    createVcenterClient({
+      http,
+      credentials: {
+        username: DEFAULT_VCENTER_USERS[0]?.user ?? "",
+        password: DEFAULT_VCENTER_PASSWORD,
+      },
+    }),
+  read: (client) => readVcenterInventory(client),
 });
 
 function vmIds(snapshot: SourceSnapshot): string[] | "failed" {
@@ -53,17 +45,17 @@ describe("a hostile answer to the VM list", () => {
   it.each(REPLIES.map((r) => [r.name, r] as const))(
     "%s is a classified error",
     async (name, reply) => {
-      const outcome = await answerWith(standin, reply, "/api/vcenter/vm", () =>
-        client.withSession(() => client.readVmListing([])),
+      const outcome = await answerWith(bed.standin, reply, "/api/vcenter/vm", () =>
+        bed.client.withSession(() => bed.client.readVmListing([])),
       );
-      expect(standin.openSessions).toBe(0);
+      expect(bed.standin.openSessions).toBe(0);
       if ("value" in outcome) {
         // Only a list whose entries lost their fields may still be read; it then says it is incomplete.
         expect(name).toBe("missing fields");
         expect(outcome.value.isComplete).toBe(false);
         return;
       }
-      const list = standin.requests.find((r) => r.path === "/api/vcenter/vm");
+      const list = bed.standin.requests.find((r) => r.path === "/api/vcenter/vm");
       expectClassified(outcome.error, name, "vCenter", list?.sentBytes);
     },
   );
@@ -71,11 +63,11 @@ describe("a hostile answer to the VM list", () => {
 
 describe("a hostile answer to any GET of a read", () => {
   it("fails at most the VM list, never the read, and the session is closed", async () => {
-    const vms = vmIds(clean);
+    const vms = vmIds(bed.clean);
     expect(vms).not.toBe("failed");
     await sweepHostileAnswers({
-      standin,
-      read: () => readVcenterInventory(client),
+      standin: bed.standin,
+      read: () => readVcenterInventory(bed.client),
       pathsOf: pathsByRoute,
       mustCall: [
         "/api/vcenter/vm",
@@ -84,7 +76,7 @@ describe("a hostile answer to any GET of a read", () => {
       ],
       replies: () => REPLIES,
       check: (outcome, where) => {
-        expect(standin.openSessions, `${where}: a session was left open`).toBe(0);
+        expect(bed.standin.openSessions, `${where}: a session was left open`).toBe(0);
         if ("error" in outcome)
           expect.fail(`${where}: the whole read failed: ${(outcome.error as Error).message}`);
         const got = vmIds(outcome.value);
