@@ -498,6 +498,25 @@ export async function checkEndToEnd<
   );
 }
 
+/**
+ * A session expiry for a source with sessions (Director, vCenter): once `arm`ed by the change, the
+ * first `fire(true)` of a read expires every session for real (its token answers 401 from the
+ * next request on), and disarms.
+ */
+export function midReadExpiry(standin: { expireAllSessions(): void }) {
+  let isArmed = false;
+  return {
+    arm(on: boolean) {
+      isArmed = on;
+    },
+    fire(isHit: boolean) {
+      if (!isHit || !isArmed) return;
+      isArmed = false;
+      standin.expireAllSessions();
+    },
+  };
+}
+
 /** What goes wrong with a list read on any source: an error status, a cut body, a proxy's HTML page, a reset. */
 export type ListFaultKind = number | "truncate" | "html" | "reset";
 

@@ -23,6 +23,7 @@ import {
   checkEndToEnd,
   expectConverges,
   installListFault,
+  midReadExpiry,
   neutralVm,
   PURE_RUNS,
   reconcileInMemory,
@@ -236,19 +237,13 @@ describe("property: Director stand-in → adapter → runSync", () => {
         }),
       steps: (sc, standin, client) => {
         const { model } = standin;
-        let expireMidRead = false;
+        const expiry = midReadExpiry(standin);
         return {
           read: () => {
             let pages = 0;
             return readVcdInventory(client, {
               parallelVms: 4,
-              onProgress: (event) => {
-                // An expired session, for real: its token answers 401 from the next request on.
-                if (event.type === "pages" && ++pages === sc.nth && expireMidRead) {
-                  expireMidRead = false;
-                  standin.expireAllSessions();
-                }
-              },
+              onProgress: (event) => expiry.fire(event.type === "pages" && ++pages === sc.nth),
             });
           },
           // TRAP: SPEC §4 — no session is ever left behind, whatever failed.
@@ -258,7 +253,7 @@ describe("property: Director stand-in → adapter → runSync", () => {
               if (i % sc.removeEvery === 0) model.removeVm(vm.id);
               else if (i % 3 === 1) model.renameVm(vm.id, `${vm.name}-renamed`);
             });
-            expireMidRead = sc.fault === "session-expires";
+            expiry.arm(sc.fault === "session-expires");
             installFault(standin, sc.fault, sc.nth);
           },
           isStillThere: (id) => model.vms.some((vm) => `urn:vcloud:vm:${vm.id}` === id),

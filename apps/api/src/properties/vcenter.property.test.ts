@@ -43,6 +43,7 @@ import {
   checkEndToEnd,
   expectConverges,
   installListFault,
+  midReadExpiry,
   neutralVm,
   PURE_RUNS,
   reconcileInMemory,
@@ -626,18 +627,12 @@ describe("property: vCenter stand-in → adapter → runSync", () => {
         }),
       steps: (sc, standin, client) => {
         const { model } = standin;
-        let expireMidRead = false;
+        const expiry = midReadExpiry(standin);
         return {
           read: () =>
             readVcenterInventory(client, {
               parallelVms: 4,
-              onProgress: (event) => {
-                // An expired session, for real: its token answers 401 from the next request on.
-                if (event.type === "listing" && expireMidRead) {
-                  expireMidRead = false;
-                  standin.expireAllSessions();
-                }
-              },
+              onProgress: (event) => expiry.fire(event.type === "listing"),
             }),
           // TRAP: SPEC §5 — no session is ever left behind: DELETE /api/session after every sync.
           afterEachSync: () => expect(standin.openSessions, "vCenter sessions left open").toBe(0),
@@ -653,7 +648,7 @@ describe("property: vCenter stand-in → adapter → runSync", () => {
                 ? undefined
                 : model.hosts[sc.offlineHost % model.hosts.length];
             if (offline) model.setHostState(offline.id, "NOT_RESPONDING");
-            expireMidRead = sc.fault === "session-expires";
+            expiry.arm(sc.fault === "session-expires");
             installE2eFault(standin, sc.fault, sc.nth);
           },
           // Offline is not gone: a VM still in the vCenter, on any host, is never removed.
