@@ -44,6 +44,18 @@ describe("database", () => {
     expect(pending).toEqual(["99999999999999_later"]);
   });
 
+  it("lets the event loop turn between statements, so a long run of them holds no request up", async () => {
+    let hasTurned = false;
+    // A sync writes a chunk of guests in one transaction, statement after statement.
+    await db.prisma.$transaction(async (tx) => {
+      setTimeout(() => {
+        hasTurned = true;
+      }, 0);
+      for (let i = 0; i < 100 && !hasTurned; i++) await tx.$queryRaw`SELECT 1`;
+    });
+    expect(hasTurned).toBe(true);
+  });
+
   it("turns a unique violation into Prisma's P2002", async () => {
     await db.prisma.user.create({ data: { username: "dup", passwordHash: "x" } });
     await expect(

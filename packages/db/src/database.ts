@@ -11,6 +11,7 @@ import { applyMigrations, pendingMigrations, type SqlExecutor } from "./migrate.
 import { ensurePgliteDataDir } from "./pglite-data-dir.ts";
 import { patchPgliteErrorMapping } from "./pglite-error-map.ts";
 import { pgliteModule } from "./pglite-module.ts";
+import { yieldBeforeEachStatement } from "./pglite-yield.ts";
 
 export type DatabaseTarget =
   | { kind: "pglite" /** a directory, or "memory://" */; dataDir: string }
@@ -89,6 +90,7 @@ async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Dat
     const { PGlite } = await import("@electric-sql/pglite");
     client = new PGlite(dir, options);
     await client.waitReady;
+    yieldBeforeEachStatement(client);
   } catch (error) {
     releaseLock();
     throw new DatabaseStartupError(
