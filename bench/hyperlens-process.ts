@@ -17,6 +17,8 @@ export interface HyperlensProcess {
   peakRssMb(): number;
   /** CPU time the process used so far (user + system), in seconds. */
   cpuSeconds(): number;
+  /** The end of its log, per-call lines left out: for the message of a scenario that failed. */
+  logTail(): string;
   /** SIGTERM, and wait for the exit. */
   stop(): Promise<void>;
 }
@@ -38,10 +40,17 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   });
 }
 
-/** The end of the server's log, for an error message (the scratch directory is removed after). */
+/**
+ * The end of the server's log, for an error message (the scratch directory is removed after);
+ * the per-call lines of a sync are left out, so the lines that say what went wrong are kept.
+ */
 function logTail(logFile: string): string {
   try {
-    return readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-15).join("\n");
+    const lines = readFileSync(logFile, "utf8").trimEnd().split("\n");
+    return lines
+      .filter((line) => !line.includes('"msg":"hypervisor call"'))
+      .slice(-15)
+      .join("\n");
   } catch {
     return "(no log)";
   }
@@ -128,12 +137,22 @@ export async function startHyperlens(options: {
   }
   const readySeconds = (performance.now() - started) / 1000;
   const pid = child.pid ?? -1;
+  let isStopping = false;
+  child.once("exit", (code, signal) => {
+    if (isStopping) return;
+    // Said at once: the scenario only sees its next request refused.
+    console.error(
+      `Hyperlens exited during the scenario (${signal ?? `code ${code}`}):\n${logTail(options.logFile)}`,
+    );
+  });
   return {
     url,
     readySeconds,
     peakRssMb: () => peakRssMbOf(pid),
     cpuSeconds: () => cpuSecondsOf(pid),
+    logTail: () => logTail(options.logFile),
     async stop() {
+      isStopping = true;
       const exited = exitOf(child);
       child.kill("SIGTERM");
       await exited;

@@ -100,6 +100,10 @@ export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]>
       const unchanged = await timed(c4);
       const atOne = await timed(await connect("bench-c1", 1));
       return syncFigures(scenario, { readyRssMb, atDefault, unchanged, atOne });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nHyperlens log:\n${server.logTail()}`, {
+        cause: error,
+      });
     } finally {
       await server.stop();
     }
