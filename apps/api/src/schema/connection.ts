@@ -186,39 +186,38 @@ function save(kind: ConnectionKind, input: SaveInput, ctx: Context) {
   );
 }
 
-builder.mutationFields((t) => ({
-  saveProxmoxConnection: t.prismaField({
-    type: ConnectionNode,
-    authScopes: mayManage("PROXMOX"),
-    errors: { types: [ValidationError] },
-    args: { input: t.arg({ type: ProxmoxConnectionInput, required: true }) },
-    resolve: (_query, _root, args, ctx) => save("PROXMOX", args.input, ctx),
-  }),
-  saveVcdConnection: t.prismaField({
-    type: ConnectionNode,
-    authScopes: mayManage("VCD"),
-    errors: { types: [ValidationError] },
-    args: { input: t.arg({ type: VcdConnectionInput, required: true }) },
-    resolve: (_query, _root, args, ctx) => save("VCD", args.input, ctx),
-  }),
-  saveVcenterConnection: t.prismaField({
-    type: ConnectionNode,
-    authScopes: mayManage("VCENTER"),
-    errors: { types: [ValidationError] },
-    args: { input: t.arg({ type: VcenterConnectionInput, required: true }) },
-    resolve: (_query, _root, args, ctx) => save("VCENTER", args.input, ctx),
-  }),
-  deleteConnection: t.id({
-    description: "Deletes a connection and all its inventory; returns the deleted id.",
-    authScopes: { signedIn: true },
-    args: { id: t.arg.globalID({ required: true, for: [ConnectionNode] }) },
-    resolve: async (_root, args, ctx) => {
-      const connection = await ctx.prisma.connection.findUnique({ where: { id: args.id.id } });
-      if (!connection || !ctx.viewer?.capabilities.has(MANAGE_CAPABILITY[connection.kind])) {
-        throw new NotFoundError("No such connection, or you may not manage it.");
-      }
-      await deleteConnection(ctx.prisma, connection.id, ctx.viewer);
-      return encodeGlobalID("Connection", connection.id);
-    },
-  }),
-}));
+builder.mutationFields((t) => {
+  /** Creates or edits a connection of `kind`; a validation failure comes back as a typed result. */
+  const saveMutation = (
+    kind: ConnectionKind,
+    input:
+      | typeof ProxmoxConnectionInput
+      | typeof VcdConnectionInput
+      | typeof VcenterConnectionInput,
+  ) =>
+    t.prismaField({
+      type: ConnectionNode,
+      authScopes: mayManage(kind),
+      errors: { types: [ValidationError] },
+      args: { input: t.arg({ type: input, required: true }) },
+      resolve: (_query, _root, args, ctx) => save(kind, args.input, ctx),
+    });
+  return {
+    saveProxmoxConnection: saveMutation("PROXMOX", ProxmoxConnectionInput),
+    saveVcdConnection: saveMutation("VCD", VcdConnectionInput),
+    saveVcenterConnection: saveMutation("VCENTER", VcenterConnectionInput),
+    deleteConnection: t.id({
+      description: "Deletes a connection and all its inventory; returns the deleted id.",
+      authScopes: { signedIn: true },
+      args: { id: t.arg.globalID({ required: true, for: [ConnectionNode] }) },
+      resolve: async (_root, args, ctx) => {
+        const connection = await ctx.prisma.connection.findUnique({ where: { id: args.id.id } });
+        if (!connection || !ctx.viewer?.capabilities.has(MANAGE_CAPABILITY[connection.kind])) {
+          throw new NotFoundError("No such connection, or you may not manage it.");
+        }
+        await deleteConnection(ctx.prisma, connection.id, ctx.viewer);
+        return encodeGlobalID("Connection", connection.id);
+      },
+    }),
+  };
+});

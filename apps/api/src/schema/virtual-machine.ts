@@ -201,12 +201,17 @@ const detail = (details: Prisma.JsonValue, section: string, key: string): string
 
 const viewScope = { VIEW_INVENTORY: true } as const;
 
-builder.prismaNode("VirtualMachine", {
-  variant: "ProxmoxGuest",
-  id: { field: "id" },
+/** What every source's VirtualMachine variant shares: its id, base columns, scope and interface. */
+const SOURCE_VARIANT = {
+  id: { field: "id" as const },
   select: BASE_SELECT,
   authScopes: viewScope,
   interfaces: [VirtualMachineInterface],
+};
+
+builder.prismaNode("VirtualMachine", {
+  variant: "ProxmoxGuest",
+  ...SOURCE_VARIANT,
   description: "A Proxmox VE QEMU VM or LXC container.",
   fields: (t) => ({
     vmid: t.int({ select: { externalId: true }, resolve: (vm) => Number(vm.externalId) }),
@@ -221,10 +226,7 @@ builder.prismaNode("VirtualMachine", {
 
 export const VcdVmNode = builder.prismaNode("VirtualMachine", {
   variant: "VcdVm",
-  id: { field: "id" },
-  select: BASE_SELECT,
-  authScopes: viewScope,
-  interfaces: [VirtualMachineInterface],
+  ...SOURCE_VARIANT,
   description: "A VMware Cloud Director VM.",
   fields: (t) => ({
     urn: t.exposeString("externalId"),
@@ -243,10 +245,7 @@ export const VcdVmNode = builder.prismaNode("VirtualMachine", {
 
 export const VcenterVmNode = builder.prismaNode("VirtualMachine", {
   variant: "VcenterVm",
-  id: { field: "id" },
-  select: BASE_SELECT,
-  authScopes: viewScope,
-  interfaces: [VirtualMachineInterface],
+  ...SOURCE_VARIANT,
   description: "A vCenter VM.",
   fields: (t) => ({
     moref: t.exposeString("externalId"),
