@@ -1,17 +1,18 @@
 // What every connector's hostile-answer tests share (issue 8): a client with a small body cap
 // against a stand-in, what a hostile answer must become, and the sweep of every route of a read.
-// Test-only: connectors import it as @hyperlens/hyper-http/test-support/hostile-answers.
+// Test-only: connectors import it whole, as `hostile`, from
+// @hyperlens/hyper-http/test-support/hostile-answers.
 import { afterAll, beforeAll, expect } from "vitest";
 import type { HyperClientOptions } from "../client.ts";
 
 /** The body cap of a client under a hostile-answer test: small, so a gigantic body is cut early. */
-export const HOSTILE_TEST_CAP = 256 * 1024;
+export const CAP = 256 * 1024;
 
-/** A body far past {@link HOSTILE_TEST_CAP}, streamed: the client must stop reading at the cap. */
+/** A body far past {@link CAP}, streamed: the client must stop reading at the cap. */
 export const GIGANTIC = 16 * 1024 * 1024;
 
 /** HTTP options of a client under a hostile-answer test: the stand-in, one attempt, the small cap. */
-export function hostileTestHttp(
+export function testHttp(
   connectionId: string,
   standin: { url: string; caPem: string },
 ): Pick<HyperClientOptions, "connectionId" | "baseUrl" | "caPem" | "retry" | "maxBodyBytes"> {
@@ -20,23 +21,23 @@ export function hostileTestHttp(
     baseUrl: standin.url,
     caPem: standin.caPem,
     retry: { attempts: 1 },
-    maxBodyBytes: HOSTILE_TEST_CAP,
+    maxBodyBytes: CAP,
   };
 }
 
 /**
  * For a file of hostile-answer tests: before them, the stand-in `start` makes, the client `connect`
- * makes over it (given {@link hostileTestHttp} options named `connectionId`) and one clean read;
+ * makes over it (given {@link testHttp} options named `connectionId`) and one clean read;
  * after them, the client and the stand-in closed. Read the fields inside tests only.
  */
-export function hostileTestBed<
+export function testBed<
   S extends { url: string; caPem: string; close(): Promise<void> },
   C extends { close(): Promise<void> },
   Snapshot,
 >(setUp: {
   connectionId: string;
   start(): Promise<S>;
-  connect(http: ReturnType<typeof hostileTestHttp>): C;
+  connect(http: ReturnType<typeof testHttp>): C;
   read(client: C): Promise<Snapshot>;
 }) {
   let current: { standin: S; client?: C; clean?: Snapshot } | undefined;
@@ -48,7 +49,7 @@ export function hostileTestBed<
   };
   beforeAll(async () => {
     current = { standin: await setUp.start() };
-    current.client = setUp.connect(hostileTestHttp(setUp.connectionId, current.standin));
+    current.client = setUp.connect(testHttp(setUp.connectionId, current.standin));
     current.clean = await setUp.read(current.client);
   });
   afterAll(async () => {
@@ -132,11 +133,7 @@ export async function answerWith<Faults extends { clear(): void }, Request, T>(
  * stand-in was asked for (`pathsOf`: one per route template), which must include `mustCall`; then
  * each path gets each of its `replies` in turn, alone, and `check` judges the read that follows.
  */
-export async function sweepHostileAnswers<
-  Faults extends { clear(): void },
-  Request,
-  Snapshot,
->(sweep: {
+export async function sweep<Faults extends { clear(): void }, Request, Snapshot>(options: {
   standin: Standin<Faults, Request>;
   read(): Promise<Snapshot>;
   pathsOf(requests: Request[]): string[];
@@ -144,17 +141,17 @@ export async function sweepHostileAnswers<
   replies(path: string): Reply<Faults>[];
   check(outcome: Outcome<Snapshot>, where: string, path: string): void;
 }): Promise<void> {
-  const { standin } = sweep;
+  const { standin } = options;
   standin.faults.clear();
   standin.requests.length = 0;
-  await sweep.read();
-  const paths = sweep.pathsOf(standin.requests);
-  expect(paths).toEqual(expect.arrayContaining(sweep.mustCall));
+  await options.read();
+  const paths = options.pathsOf(standin.requests);
+  expect(paths).toEqual(expect.arrayContaining(options.mustCall));
   for (const path of paths) {
-    for (const reply of sweep.replies(path)) {
+    for (const reply of options.replies(path)) {
       // A concrete path as a pattern matches only itself.
-      const outcome = await answerWith(standin, reply, path, sweep.read);
-      sweep.check(outcome, `${reply.name} on ${path}`, path);
+      const outcome = await answerWith(standin, reply, path, options.read);
+      options.check(outcome, `${reply.name} on ${path}`, path);
     }
   }
 }

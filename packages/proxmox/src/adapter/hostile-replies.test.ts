@@ -1,13 +1,7 @@
 // Malformed Proxmox answers (issue 8), against the stand-in: fields of the wrong type, missing
 // fields, a proxy's HTML page, truncated, empty, null and gigantic bodies, on every call a read
 // makes. Each is a classified HyperError, never a crash, and fails at most the list it belongs to.
-import {
-  answerWith,
-  expectClassified,
-  GIGANTIC,
-  hostileTestBed,
-  sweepHostileAnswers,
-} from "@hyperlens/hyper-http/test-support/hostile-answers";
+import * as hostile from "@hyperlens/hyper-http/test-support/hostile-answers";
 import type { SourceSnapshot } from "@hyperlens/shared";
 import {
   createProxmoxStandin,
@@ -20,9 +14,9 @@ import { createProxmoxClient } from "../client.ts";
 import { labCluster } from "../test-support/lab-cluster.ts";
 import { readProxmoxInventory } from "./read-inventory.ts";
 
-const REPLIES = hostileReplies("json", GIGANTIC);
+const REPLIES = hostileReplies("json", hostile.GIGANTIC);
 
-const bed = hostileTestBed({
+const bed = hostile.testBed({
   connectionId: "c1",
   start: () => createProxmoxStandin({ version: "9.1", cluster: labCluster() }),
   connect: (http) =>
@@ -52,11 +46,11 @@ describe("a hostile answer to a node's guest list", () => {
   it.each(REPLIES.map((r) => [r.name, r] as const))(
     "%s is a classified error",
     async (name, reply) => {
-      const outcome = await answerWith(bed.standin, reply, "/nodes/pve1/qemu", () =>
+      const outcome = await hostile.answerWith(bed.standin, reply, "/nodes/pve1/qemu", () =>
         bed.client.qemuList("pve1"),
       );
       if (!("error" in outcome)) expect.fail("expected the call to fail");
-      expectClassified(outcome.error, name, "Proxmox", bed.standin.requests[0]?.sentBytes);
+      hostile.expectClassified(outcome.error, name, "Proxmox", bed.standin.requests[0]?.sentBytes);
     },
   );
 });
@@ -64,7 +58,7 @@ describe("a hostile answer to a node's guest list", () => {
 describe("a hostile answer to any call of a read", () => {
   it("fails at most the list the call belongs to; every other list comes back whole", async () => {
     const expected = okLists(bed.clean);
-    await sweepHostileAnswers({
+    await hostile.sweep({
       standin: bed.standin,
       read: () => readProxmoxInventory(bed.client),
       pathsOf: pathsByRoute,

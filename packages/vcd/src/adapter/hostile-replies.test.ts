@@ -2,13 +2,7 @@
 // a proxy's HTML page, truncated, empty, declaration-only and gigantic bodies (XML on /api, JSON on
 // /cloudapi), on every GET a read makes. Each is a classified HyperError, never a crash; it fails
 // at most what it belongs to (the VM list, or the edge gateway read), and the session is closed.
-import {
-  answerWith,
-  expectClassified,
-  GIGANTIC,
-  hostileTestBed,
-  sweepHostileAnswers,
-} from "@hyperlens/hyper-http/test-support/hostile-answers";
+import * as hostile from "@hyperlens/hyper-http/test-support/hostile-answers";
 import type { SourceSnapshot } from "@hyperlens/shared";
 import {
   createVcdStandin,
@@ -23,7 +17,7 @@ import { readVcdInventory, VCD_VM_LIST_KEY } from "./read-inventory.ts";
 
 const provider = DEFAULT_VCD_USERS.find((u) => u.role === "provider");
 
-const bed = hostileTestBed({
+const bed = hostile.testBed({
   connectionId: "vcd-1",
   start: () => {
     const model = generateDirector({ orgs: 1, vdcsPerOrg: 2, vms: 6, edgeGateways: 3, seed: 3 });
@@ -41,7 +35,7 @@ const bed = hostileTestBed({
 });
 
 const repliesFor = (path: string) =>
-  hostileReplies(path.startsWith("/cloudapi/") ? "json" : "xml", GIGANTIC);
+  hostileReplies(path.startsWith("/cloudapi/") ? "json" : "xml", hostile.GIGANTIC);
 
 function vmIds(snapshot: SourceSnapshot): string[] | "failed" {
   const list = snapshot.lists.find((l) => l.key === VCD_VM_LIST_KEY);
@@ -57,7 +51,7 @@ describe("a hostile answer to a page of the VM query", () => {
   it.each(repliesFor("/api/query").map((r) => [r.name, r] as const))(
     "%s is a classified error",
     async (name, reply) => {
-      const outcome = await answerWith(bed.standin, reply, "/api/query", () =>
+      const outcome = await hostile.answerWith(bed.standin, reply, "/api/query", () =>
         bed.client.withSession(() => bed.client.vmQueryPage(1)),
       );
       if ("value" in outcome) {
@@ -67,7 +61,7 @@ describe("a hostile answer to a page of the VM query", () => {
         return;
       }
       const page = bed.standin.requests.find((r) => r.path === "/api/query");
-      expectClassified(outcome.error, name, "Cloud Director", page?.sentBytes);
+      hostile.expectClassified(outcome.error, name, "Cloud Director", page?.sentBytes);
       expect(bed.standin.openSessions).toBe(0);
     },
   );
@@ -78,7 +72,7 @@ describe("a hostile answer to any GET of a read", () => {
     const vms = vmIds(bed.clean);
     const edges = edgeIds(bed.clean);
     expect([vms, edges]).not.toContain("failed");
-    await sweepHostileAnswers({
+    await hostile.sweep({
       standin: bed.standin,
       read: () => readVcdInventory(bed.client, { parallelVms: 4 }),
       pathsOf: pathsByRoute,

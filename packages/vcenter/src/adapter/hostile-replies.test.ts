@@ -1,13 +1,7 @@
 // Malformed vCenter answers (issue 8), against the stand-in: wrong types, missing fields, a proxy's
 // HTML page, truncated, empty, null and gigantic bodies, on every GET a read makes. Each is a
 // classified HyperError, never a crash; it fails at most the one VM list, and the session is closed.
-import {
-  answerWith,
-  expectClassified,
-  GIGANTIC,
-  hostileTestBed,
-  sweepHostileAnswers,
-} from "@hyperlens/hyper-http/test-support/hostile-answers";
+import * as hostile from "@hyperlens/hyper-http/test-support/hostile-answers";
 import type { SourceSnapshot } from "@hyperlens/shared";
 import {
   createVcenterStandin,
@@ -20,9 +14,9 @@ import { describe, expect, it } from "vitest";
 import { createVcenterClient } from "../client.ts";
 import { readVcenterInventory, VCENTER_VM_LIST_KEY } from "./read-inventory.ts";
 
-const REPLIES = hostileReplies("json", GIGANTIC);
+const REPLIES = hostileReplies("json", hostile.GIGANTIC);
 
-const bed = hostileTestBed({
+const bed = hostile.testBed({
   connectionId: "vc-1",
   start: () => createVcenterStandin(),
   connect: (http) =>
@@ -45,7 +39,7 @@ describe("a hostile answer to the VM list", () => {
   it.each(REPLIES.map((r) => [r.name, r] as const))(
     "%s is a classified error",
     async (name, reply) => {
-      const outcome = await answerWith(bed.standin, reply, "/api/vcenter/vm", () =>
+      const outcome = await hostile.answerWith(bed.standin, reply, "/api/vcenter/vm", () =>
         bed.client.withSession(() => bed.client.readVmListing([])),
       );
       expect(bed.standin.openSessions).toBe(0);
@@ -56,7 +50,7 @@ describe("a hostile answer to the VM list", () => {
         return;
       }
       const list = bed.standin.requests.find((r) => r.path === "/api/vcenter/vm");
-      expectClassified(outcome.error, name, "vCenter", list?.sentBytes);
+      hostile.expectClassified(outcome.error, name, "vCenter", list?.sentBytes);
     },
   );
 });
@@ -65,7 +59,7 @@ describe("a hostile answer to any GET of a read", () => {
   it("fails at most the VM list, never the read, and the session is closed", async () => {
     const vms = vmIds(bed.clean);
     expect(vms).not.toBe("failed");
-    await sweepHostileAnswers({
+    await hostile.sweep({
       standin: bed.standin,
       read: () => readVcenterInventory(bed.client),
       pathsOf: pathsByRoute,
