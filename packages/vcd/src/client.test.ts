@@ -138,6 +138,20 @@ describe("login", () => {
     expect(server.logins).toBe(2);
   });
 
+  it("a read still on the wire when the session ends does not log in again after its 401", async () => {
+    const { server, client } = await setup({ vmCount: 1 });
+    let late: Promise<unknown> = Promise.resolve();
+    const failed = client.withSession(async () => {
+      late = client.vmQueryPage(1).catch((error: unknown) => error);
+      server.expireTokens();
+      throw new Error("a sibling read failed");
+    });
+    await expect(failed).rejects.toThrow("a sibling read failed");
+    await late;
+    // No second session: the expired one is all there is, and it ends on its own.
+    expect(server.logins).toBe(1);
+  });
+
   it("declares only the session POSTs and the session DELETE as writes", () => {
     const allowed = (method: string, path: string) =>
       VCD_ALLOWED_WRITES.some((w) => w.method === method && w.pathPattern.test(path));

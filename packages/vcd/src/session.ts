@@ -58,6 +58,8 @@ export function createVcdSession(options: VcdSessionOptions): VcdSession {
   let hasNegotiated = false;
   let open: { token: string; info: VcdSessionInfo } | undefined;
   let pending: Promise<{ token: string; info: VcdSessionInfo }> | undefined;
+  /** Set by logout, cleared by the next login: no read may open a session in between. */
+  let isLoggedOut = false;
 
   const accept = (format: "xml" | "json") =>
     format === "xml"
@@ -158,12 +160,16 @@ export function createVcdSession(options: VcdSessionOptions): VcdSession {
       // Sessions expire after their idle timeout (30 min by default) or the token's lifetime; one
       // fresh login covers a long sync, a second 401 is a real "auth" failure.
       if (!isHyperError(error) || error.status !== 401) throw error;
+      // TRAP: SPEC §4 — a read still on the wire when its sibling failed and the session was
+      // deleted gets this 401 too; logging in again then would open a session nobody deletes.
+      if (isLoggedOut) throw error;
       if (open === used) open = undefined;
       return send((await login()).token);
     }
   }
 
   async function logout(): Promise<void> {
+    isLoggedOut = true;
     const session = open ?? (pending ? await pending.catch(() => undefined) : undefined);
     open = undefined;
     if (!session) return;
@@ -184,7 +190,10 @@ export function createVcdSession(options: VcdSessionOptions): VcdSession {
     get info() {
       return open?.info ?? null;
     },
-    login: async () => (await login()).info,
+    login: async () => {
+      isLoggedOut = false;
+      return (await login()).info;
+    },
     logout,
     get,
     supportedVersions,

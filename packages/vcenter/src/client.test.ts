@@ -66,6 +66,20 @@ describe("session", () => {
     expect(standin.openSessions).toBe(0);
   });
 
+  it("a read still on the wire when the session ends does not log in again after its 401", async () => {
+    const { standin, client } = await setup();
+    standin.faults.fail("/api/vcenter/host", 401, { times: 1 });
+    let late: Promise<unknown> = Promise.resolve();
+    const failed = client.withSession(async () => {
+      late = client.hosts().catch((error: unknown) => error);
+      throw new Error("a sibling read failed");
+    });
+    await expect(failed).rejects.toThrow("a sibling read failed");
+    expect(isHyperError(await late) && ((await late) as HyperError).status).toBe(401);
+    expect(standin.sessions).toHaveLength(1);
+    expect(standin.openSessions).toBe(0);
+  });
+
   it("a wrong password is an auth error that names the user format, without the password", async () => {
     const { standin, client } = await setup({}, { password: "wrong-secret-1" });
     const error = await rejection(client.withSession(() => client.hosts()));

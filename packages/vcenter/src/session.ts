@@ -48,6 +48,8 @@ export function createVcenterSession(options: VcenterSessionOptions): VcenterSes
   const { http, credentials } = options;
   let token: string | undefined;
   let pending: Promise<string> | undefined;
+  /** Set by logout, cleared by the next login: no read may open a session in between. */
+  let isLoggedOut = false;
 
   async function postLogin(): Promise<string> {
     const basic = Buffer.from(`${credentials.username}:${credentials.password}`, "utf8");
@@ -104,12 +106,16 @@ export function createVcenterSession(options: VcenterSessionOptions): VcenterSes
       // Sessions end after 30 idle minutes or a vpxd restart; one fresh login covers a long sync,
       // a second 401 is a real "auth" failure.
       if (!isHyperError(error) || error.status !== 401) throw error;
+      // TRAP: SPEC §5 — a read still on the wire when its sibling failed and the session was
+      // deleted gets this 401 too; logging in again then would open a session nobody deletes.
+      if (isLoggedOut) throw error;
       if (token === used) token = undefined;
       return send(await login());
     }
   }
 
   async function logout(): Promise<void> {
+    isLoggedOut = true;
     const open = token ?? (pending ? await pending.catch(() => undefined) : undefined);
     token = undefined;
     if (open === undefined) return;
@@ -126,6 +132,7 @@ export function createVcenterSession(options: VcenterSessionOptions): VcenterSes
       return token !== undefined || pending !== undefined;
     },
     login: async () => {
+      isLoggedOut = false;
       await login();
     },
     logout,
