@@ -609,14 +609,14 @@ describe("property: vCenter stand-in → adapter → runSync", () => {
           seed: sc.seed,
           release: sc.release,
         });
-        // A host-and-folder part at the cap cannot be read (the pure runs cover that): the first
-        // sync must be whole, so the cap stays above the fullest part.
+        // A host-and-folder part at the cap cannot be read (the pure runs cover that): every clean
+        // sync must be whole, so the cap stays above the fullest part even after a VM moves in.
         const cells = new Map<string, number>();
         for (const vm of model.vms) {
           const cell = `${vm.hostId}/${vm.folderId}`;
           cells.set(cell, (cells.get(cell) ?? 0) + 1);
         }
-        const cap = Math.max(sc.cap, ...cells.values(), 0) + 1;
+        const cap = Math.max(sc.cap, ...cells.values(), 0) + 2;
         return createVcenterStandin({ model, release: sc.release, vmListCap: cap });
       },
       connect: (standin, http) =>
