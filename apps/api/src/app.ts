@@ -8,6 +8,7 @@ import { startServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { createScheduler } from "./scheduler/scheduler.ts";
+import { startAbandonedRunSweep } from "./services/abandoned-run-sweep.ts";
 import { createSyncCoordinator, drainSyncs } from "./services/sync-coordinator.ts";
 import { connectRedisSyncEvents, createSyncEvents } from "./services/sync-events.ts";
 import { recoverInterruptedSyncs } from "./services/sync-lease.ts";
@@ -99,6 +100,7 @@ export async function startApp(
           maxJitterMs: config.syncJitterMs,
         })
       : undefined;
+    const sweep = startAbandonedRunSweep(services, config.syncLeaseMs);
     let closing: Promise<void> | undefined;
     return {
       url: server.url,
@@ -109,6 +111,7 @@ export async function startApp(
         closing ??= (async () => {
           services.syncs.isStopping = true;
           await scheduler?.stop();
+          await sweep.stop();
           await drainSyncs(services.syncs, config.shutdownGraceMs);
           await server.close();
           await demo?.close();

@@ -6,6 +6,7 @@ import type { AppServices } from "../context.ts";
 import { createMetrics } from "../metrics/metrics.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
+import { startAbandonedRunSweep } from "./abandoned-run-sweep.ts";
 import { syncConnection } from "./connection-runner.ts";
 import { createSyncCoordinator } from "./sync-coordinator.ts";
 import {
@@ -180,5 +181,38 @@ describe("the sync lease", () => {
       "FAILED",
     );
     expect(await prisma.syncLease.count()).toBe(0);
+  });
+  it("a run whose holder died closes once its lease expires, with no sync of its connection", async () => {
+    const { prisma } = replicaA;
+    const id = await addConnection("swept");
+    const orphan = await prisma.syncRun.create({
+      data: { connectionId: id, trigger: "SCHEDULE", correlationId: "x" },
+    });
+    // Still live when a restarted server looked at start-up, so recovery had to leave it.
+    await prisma.syncLease.create({
+      data: {
+        connectionId: id,
+        holder: "killed",
+        syncRunId: orphan.id,
+        expiresAt: new Date(Date.now() + 400),
+      },
+    });
+    expect(await recoverInterruptedSyncs(prisma, false)).toBe(0);
+    const sweep = startAbandonedRunSweep(replicaA, 100);
+    try {
+      const deadline = Date.now() + 5_000;
+      let run = await prisma.syncRun.findUniqueOrThrow({ where: { id: orphan.id } });
+      while (run.outcome === "RUNNING" && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        run = await prisma.syncRun.findUniqueOrThrow({ where: { id: orphan.id } });
+      }
+      expect(run, "a dead holder's run is still shown as running").toMatchObject({
+        outcome: "FAILED",
+        errorClass: "interrupted",
+      });
+      expect(run.finishedAt?.getTime()).toBeGreaterThanOrEqual(orphan.startedAt.getTime());
+    } finally {
+      await sweep.stop();
+    }
   });
 });

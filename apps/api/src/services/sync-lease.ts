@@ -100,7 +100,8 @@ export async function closeAbandonedRuns(
  * running until some later sync of their connection takes the lease. `isSoleProcess` (the
  * embedded database, whose data-directory lock admits one process) means every lease found is a
  * dead process's and is dropped; on a server only runs whose connection has no live lease are
- * closed — a live lease may be another replica's sync, and expires if its holder is dead.
+ * closed — a live lease may be another replica's sync; if its holder is dead, the lease expires
+ * and the abandoned-run sweep closes the run.
  */
 export async function recoverInterruptedSyncs(
   prisma: PrismaClient,

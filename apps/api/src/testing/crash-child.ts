@@ -5,6 +5,7 @@
 import { closeServices, createServices } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { createLogger } from "../logger.ts";
+import { startAbandonedRunSweep } from "../services/abandoned-run-sweep.ts";
 import { syncConnection } from "../services/connection-runner.ts";
 import { saveConnection } from "../services/connections.ts";
 import { type CrashMessage, type CrashRequest, isInventoryWrite } from "./crash-protocol.ts";
@@ -20,7 +21,8 @@ const onQuery = (sql: string) => {
   if (writes >= killAtWrite) process.kill(process.pid, "SIGKILL");
 };
 
-const services = await createServices(loadConfig(process.env), createLogger("error"), {
+const config = loadConfig(process.env);
+const services = await createServices(config, createLogger("error"), {
   role: "crash",
   onQuery,
 }).catch((error: unknown) => {
@@ -61,6 +63,11 @@ process.on("message", (request: CrashRequest) => {
   );
 });
 process.on("disconnect", () => {
-  void queue.then(() => closeServices(services)).then(() => process.exit(0));
+  void queue
+    .then(() => sweep.stop())
+    .then(() => closeServices(services))
+    .then(() => process.exit(0));
 });
+// As the server does: a killed process's run still under its live lease at start-up closes later.
+const sweep = startAbandonedRunSweep(services, config.syncLeaseMs);
 send({ kind: "ready" });
