@@ -18,6 +18,7 @@ import {
 } from "@hyperlens/vcd";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { registerSecret } from "../testing/secret-registry.ts";
 import {
   checkAsyncProperty,
   checkEndToEnd,
@@ -204,6 +205,7 @@ const orgOf = (model: DirectorModel) => model.orgs[0]?.name ?? "org1";
 
 describe("property: Director stand-in → adapter → runSync", () => {
   it("keeps the safety rules, leaves no session open and converges once the faults clear", async () => {
+    registerSecret(DEFAULT_VCD_PASSWORD);
     await checkEndToEnd(db.prisma, e2eScenario, {
       source: "VCD",
       start: (sc) => {
