@@ -77,6 +77,17 @@ describe("the docs and the configuration schema agree", () => {
     }
   });
 
+  it("turbo passes every configuration variable through to `npm run dev`", () => {
+    // Turbo's strict environment mode hides from its tasks every variable turbo.json does not name.
+    const patterns: string[] = JSON.parse(read("turbo.json")).globalEnv;
+    const passes = (name: string) =>
+      patterns.some((pattern) =>
+        pattern.endsWith("*") ? name.startsWith(pattern.slice(0, -1)) : name === pattern,
+      );
+    for (const name of [...CONFIG_VARIABLES, ...PACKAGING_VARIABLES])
+      expect(passes(name), `turbo.json globalEnv lacks ${name}`).toBe(true);
+  });
+
   it("docs/operations.md describes every metric the server exports", async () => {
     const text = await createMetrics({ withProcessMetrics: false }).registry.metrics();
     const names = new Set(text.match(/^# HELP (hyperlens_\w+)/gm)?.map((l) => l.slice(7)) ?? []);
