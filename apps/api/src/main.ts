@@ -2,12 +2,14 @@
 import { DatabaseStartupError, SecretKeyFormatError } from "@hyperlens/db";
 import { startApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { limitHeapGrowth } from "./heap-growth.ts";
 import { RedisStartupError } from "./services/sync-events.ts";
 
 const STARTUP_ERRORS = [ConfigError, DatabaseStartupError, SecretKeyFormatError, RedisStartupError];
 
 async function main() {
   const startedAt = performance.now();
+  limitHeapGrowth();
   const config = loadConfig();
   const app = await startApp(config);
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);

@@ -2,6 +2,7 @@
 import { DatabaseStartupError, openDatabase, SecretKeyFormatError } from "@hyperlens/db";
 import { closeServices, createServices } from "../app.ts";
 import { ConfigError, loadConfig } from "../config.ts";
+import { limitHeapGrowth } from "../heap-growth.ts";
 import { createLogger } from "../logger.ts";
 import { NotFoundError, ShuttingDownError, ValidationError } from "../services/errors.ts";
 import {
@@ -83,6 +84,7 @@ async function sync(args: string[]) {
     throw new UsageError("Give one connection name, or --all.");
   }
   if (force && !all) throw new UsageError("--force goes with --all (a named sync always runs).");
+  limitHeapGrowth();
   const config = loadConfig();
   const logLevel = config.logLevel === "info" ? "warn" : config.logLevel;
   const services = await createServices(

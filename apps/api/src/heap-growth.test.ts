@@ -1,0 +1,43 @@
+// The heap growth limit, in a process of its own: V8's flags are process-wide.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// 800,000 small objects stay live (about 65 MB of old generation); then short-lived arrays that
+// survive a few young collections, as the answers of a sync do, are promoted and dropped.
+const CHURN = `
+import { getHeapSpaceStatistics } from "node:v8";
+import { limitHeapGrowth } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, "heap-growth.ts")).href)};
+limitHeapGrowth();
+const oldGenerationMb = () => getHeapSpaceStatistics()
+  .filter((s) => s.space_name === "old_space" || s.space_name === "large_object_space")
+  .reduce((total, s) => total + s.space_size, 0) / 2 ** 20;
+const live = [];
+for (let i = 0; i < 800_000; i++) live.push({ i, name: "guest-" + i });
+globalThis.gc();
+const liveMb = oldGenerationMb();
+let peakMb = liveMb;
+const inFlight = [];
+for (let round = 0; round < 12_000; round++) {
+  inFlight.push(Array.from({ length: 500 }, (_, k) => ({ k, round })));
+  if (inFlight.length > 400) inFlight.shift();
+  peakMb = Math.max(peakMb, oldGenerationMb());
+}
+console.log(JSON.stringify({ liveMb, peakMb, kept: live.length }));
+`;
+
+describe("the heap growth limit", () => {
+  it("keeps the old generation under twice its live size while promoted garbage piles up", () => {
+    const child = spawnSync(
+      process.execPath,
+      ["--expose-gc", "--import", "tsx", "--input-type=module", "-e", CHURN],
+      { encoding: "utf8", timeout: 60_000 },
+    );
+    expect(child.stderr).toBe("");
+    const { liveMb, peakMb } = JSON.parse(child.stdout) as { liveMb: number; peakMb: number };
+    expect(liveMb).toBeGreaterThan(50);
+    // V8's own choice grows it to 2–4 times the live size before a full collection.
+    expect(peakMb).toBeLessThan(2 * liveMb);
+  });
+});
