@@ -12,6 +12,7 @@ import { ensurePgliteDataDir } from "./pglite-data-dir.ts";
 import { patchPgliteErrorMapping } from "./pglite-error-map.ts";
 import { pgliteModule } from "./pglite-module.ts";
 import { yieldBeforeEachStatement } from "./pglite-yield.ts";
+import { forgetLargeStatements } from "./prisma-debug-history.ts";
 
 export type DatabaseTarget =
   | { kind: "pglite" /** a directory, or "memory://" */; dataDir: string }
@@ -21,6 +22,20 @@ export type DatabaseTarget =
 export type QueryListener = (sql: string) => void;
 
 type Adapter = NonNullable<ConstructorParameters<typeof PrismaClient>[0]>["adapter"];
+
+/** The factory, with `patch` run on each adapter it connects. */
+function patchOnConnect<F extends { connect(): Promise<object> }>(
+  factory: F,
+  patch: (adapter: object) => void,
+): F {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    patch(adapter);
+    return adapter;
+  };
+  return factory;
+}
 
 function createClient(adapter: Adapter, onQuery?: QueryListener): PrismaClient {
   if (!onQuery) return new PrismaClient({ adapter });
@@ -100,13 +115,10 @@ async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Dat
   const executor = pgliteExecutor(client);
   let queue = Promise.resolve();
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
-  const factory = new PrismaPGlite(client);
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    const adapter = await connect();
+  const factory = patchOnConnect(new PrismaPGlite(client), (adapter) => {
     patchPgliteErrorMapping(adapter);
-    return adapter;
-  };
+    forgetLargeStatements(adapter);
+  });
   const prisma = createClient(factory, onQuery);
   return {
     prisma,
@@ -154,7 +166,7 @@ async function openPostgres(url: string, onQuery?: QueryListener): Promise<Datab
     );
   }
   const { PrismaPg } = await import("@prisma/adapter-pg");
-  const prisma = createClient(new PrismaPg(pool), onQuery);
+  const prisma = createClient(patchOnConnect(new PrismaPg(pool), forgetLargeStatements), onQuery);
   return {
     prisma,
     kind: "postgres",
