@@ -3,8 +3,8 @@
 // promoting short-lived objects (requests in flight, parsed answers), so during a 5,000-guest
 // Proxmox read the heap grew from 40 to 162 MB before its first full collection, which left 81
 // MB, and to 275 MB in the next sync. At V8's own smallest factor, 1.1, the heap stays near its
-// live size; that took 36 full collections in two such syncs, 0.5 s of pauses in all, and the
-// syncs took as long as before (docs/operations.md, sizing).
+// live size; that took 36 full collections in two such syncs, 0.5 s of pauses in all, and a
+// sync's CPU time stayed within a few seconds of what it was (docs/operations.md, sizing).
 import { setFlagsFromString } from "node:v8";
 
 /** The old generation's growth between full collections, in percent of the live size. */
