@@ -13,12 +13,13 @@ import { patchPgliteErrorMapping } from "./pglite-error-map.ts";
 import { pgliteModule } from "./pglite-module.ts";
 import { yieldBeforeEachStatement } from "./pglite-yield.ts";
 import { forgetLargeStatements } from "./prisma-debug-history.ts";
+import { registerPgliteRawTransactions, registerPgRawTransactions } from "./raw-transaction.ts";
 
 export type DatabaseTarget =
   | { kind: "pglite" /** a directory, or "memory://" */; dataDir: string }
   | { kind: "postgres"; url: string };
 
-/** Observes every SQL statement Prisma sends (tests count them to catch N+1 queries). */
+/** Observes every SQL statement sent, through Prisma or a raw transaction (tests count them). */
 export type QueryListener = (sql: string) => void;
 
 type Adapter = NonNullable<ConstructorParameters<typeof PrismaClient>[0]>["adapter"];
@@ -120,6 +121,7 @@ async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Dat
     forgetLargeStatements(adapter);
   });
   const prisma = createClient(factory, onQuery);
+  registerPgliteRawTransactions(prisma, client, onQuery);
   return {
     prisma,
     kind: "pglite",
@@ -167,6 +169,7 @@ async function openPostgres(url: string, onQuery?: QueryListener): Promise<Datab
   }
   const { PrismaPg } = await import("@prisma/adapter-pg");
   const prisma = createClient(patchOnConnect(new PrismaPg(pool), forgetLargeStatements), onQuery);
+  registerPgRawTransactions(prisma, pool, onQuery);
   return {
     prisma,
     kind: "postgres",

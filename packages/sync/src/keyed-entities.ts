@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma } from "@hyperlens/db";
+import type { RawSql } from "@hyperlens/db";
 import type { NeutralEdgeGateway, NeutralNode } from "@hyperlens/shared";
 import { fingerprintOf } from "./fingerprint.ts";
 import { decideGuard, type GuardDecision } from "./guard.ts";
@@ -89,7 +89,7 @@ export const EDGE_GATEWAY_TABLE: KeyedTable<NeutralEdgeGateway> = {
 
 /** Upserts and tombstones nodes or edge gateways as planned; returns rows written. */
 export async function writeKeyed<T>(
-  db: Prisma.TransactionClient,
+  db: RawSql,
   ctx: WriteContext,
   spec: KeyedTable<T>,
   plan: Pick<KeyedPlan<T>, "writes" | "removals">,

@@ -3,7 +3,7 @@
 // every page the sync touched. PGlite has no autovacuum at all, and a server's runs only after a
 // delay, so the engine tidies the tables it wrote itself — the way autovacuum would, by the same
 // measure (50 rows plus a tenth of the table).
-import type { RawSql } from "./sql.ts";
+import type { RawSql } from "@hyperlens/db";
 
 const INVENTORY_TABLES = ["virtual_machines", "nics", "ip_addresses", "disks", "vm_events"];
 

@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "@hyperlens/db";
+import { type Prisma, type PrismaClient, rawTransaction } from "@hyperlens/db";
 import type {
   JsonObject,
   SourceSnapshot,
@@ -72,9 +72,6 @@ export const ZERO_COUNTS: Readonly<SyncCounts> = Object.freeze({
   unchanged: 0,
   rowsWritten: 0,
 });
-
-// Interactive transactions default to 5 s; a chunk on a slow disk must not be cut off half-way.
-const TX_OPTIONS = { maxWait: 30_000, timeout: 120_000 };
 
 const toJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
 
@@ -304,13 +301,12 @@ async function reconcile(
     guardFired ||= suppressed.some((item) => item.kind === "guard" && item.subject !== "guests");
     for (const part of chunk(plan.writes, VM_CHUNK_SIZE)) {
       // TRAP: SPEC §3 step 5 — upserts commit before any removal, so a moved guest is never removed.
-      rowsWritten += await prisma.$transaction((tx) => writeVmChunk(tx, ctx, part), TX_OPTIONS);
+      rowsWritten += await writeVmChunk(prisma, ctx, part);
       emit({ type: "counts", counts: countsOf(plan, 0, rowsWritten) });
     }
     if (plan.removals.length || plan.confirmations.length) {
-      rowsWritten += await prisma.$transaction(
-        (tx) => writeRemovals(tx, ctx, plan.removals, plan.confirmations),
-        TX_OPTIONS,
+      rowsWritten += await rawTransaction(prisma, (sql) =>
+        writeRemovals(sql, ctx, plan.removals, plan.confirmations),
       );
     }
     const rewritten = plan.writes.filter((w) => w.change !== "reconfirmed").length;
@@ -406,10 +402,10 @@ async function reconcileEntities(
   }
   const hasWork = [nodes, gateways].some((p) => p && (p.writes.length || p.removals.length));
   if (!hasWork) return 0;
-  return prisma.$transaction(async (tx) => {
+  return rawTransaction(prisma, async (sql) => {
     let written = 0;
-    if (nodes) written += await writeKeyed(tx, ctx, NODE_TABLE, nodes);
-    if (gateways) written += await writeKeyed(tx, ctx, EDGE_GATEWAY_TABLE, gateways);
+    if (nodes) written += await writeKeyed(sql, ctx, NODE_TABLE, nodes);
+    if (gateways) written += await writeKeyed(sql, ctx, EDGE_GATEWAY_TABLE, gateways);
     return written;
-  }, TX_OPTIONS);
+  });
 }

@@ -1,11 +1,6 @@
-// Small helpers for the batched raw SQL the engine writes through Prisma ($executeRawUnsafe with
-// positional parameters works the same on the PGlite and node-postgres adapters).
-
-/** The raw-SQL part of a Prisma client or interactive transaction the engine writes through. */
-export interface RawSql {
-  $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number>;
-  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T>;
-}
+// Small helpers for the batched raw SQL the engine writes in raw transactions (positional
+// parameters with explicit casts work the same on PGlite and node-postgres).
+import type { RawSql } from "@hyperlens/db";
 
 /** PostgreSQL refuses more than 65,535 bind parameters per statement; stay well under. */
 export const MAX_PARAMS = 60_000;

@@ -1,4 +1,4 @@
-import type { Prisma } from "@hyperlens/db";
+import type { RawSql } from "@hyperlens/db";
 import type { PlannedConfirmation, PlannedRemoval } from "./plan.ts";
 import { chunk, MAX_PARAMS, Params, uuidList } from "./sql.ts";
 import type { WriteContext } from "./write-context.ts";
@@ -9,7 +9,7 @@ import { insertEvents } from "./write-vms.ts";
  * row leaving CONFIRMED was last seen by the previous completed sync, so lastSeenAt moves there.
  */
 async function updateConfirmations(
-  db: Prisma.TransactionClient,
+  db: RawSql,
   ctx: WriteContext,
   confirmations: PlannedConfirmation[],
 ): Promise<number> {
@@ -38,7 +38,7 @@ async function updateConfirmations(
  * the confirmation of kept ones. Runs in one transaction after every upsert has committed.
  */
 export async function writeRemovals(
-  db: Prisma.TransactionClient,
+  db: RawSql,
   ctx: WriteContext,
   removals: PlannedRemoval[],
   confirmations: PlannedConfirmation[],

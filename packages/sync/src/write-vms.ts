@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { IpAddress, Prisma } from "@hyperlens/db";
+import { type IpAddress, type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
 import type { NeutralDisk, NeutralIp, NeutralNic } from "@hyperlens/shared";
 import { diffWrite, eventsOfWrite, type PlannedEvent } from "./changes.ts";
 import { ipIdentity } from "./normalize.ts";
@@ -55,7 +55,7 @@ const UPDATED = VM_COLUMNS.filter((c) => c.name !== "id")
  * if it reaches the statement; RETURNING lists only rows actually written.
  */
 async function upsertVms(
-  db: Prisma.TransactionClient,
+  db: RawSql,
   ctx: WriteContext,
   writes: PlannedWrite[],
 ): Promise<Map<string, string>> {
@@ -123,7 +123,7 @@ function lastKnownAgentIps(
 
 /** Replaces the NICs, IPs and disks of rewritten guests; returns rows written. */
 async function replaceChildren(
-  db: Prisma.TransactionClient,
+  db: RawSql,
   ctx: WriteContext,
   rewritten: { write: PlannedWrite; id: string; previous?: PreviousVm }[],
 ): Promise<number> {
@@ -206,7 +206,7 @@ async function replaceChildren(
 
 /** Inserts history events in bulk; returns rows written. */
 export async function insertEvents(
-  db: Prisma.TransactionClient,
+  db: RawSql,
   ctx: WriteContext,
   events: (PlannedEvent & { vmId: string })[],
 ): Promise<number> {
@@ -226,34 +226,38 @@ export async function insertEvents(
 }
 
 /**
- * Writes one chunk of guests — rows, children and events — inside the caller's transaction, so
- * a crash never leaves a guest without its NICs. Returns rows written.
+ * Writes one chunk of guests — rows, children and events — in one transaction, so a crash never
+ * leaves a guest without its NICs. Returns rows written.
  */
 export async function writeVmChunk(
-  db: Prisma.TransactionClient,
+  prisma: PrismaClient,
   ctx: WriteContext,
   writes: PlannedWrite[],
 ): Promise<number> {
   if (writes.length === 0) return 0;
+  // Read before the transaction opens: only this sync, holding the connection's lease, writes
+  // these guests, so the rows cannot change in between.
   const previous = await loadPrevious(
-    db,
+    prisma,
     writes.flatMap((w) => (w.stored && w.isContentChanged ? [w.stored.id] : [])),
   );
-  const written = await upsertVms(db, ctx, writes);
-  const rewritten: { write: PlannedWrite; id: string; previous?: PreviousVm }[] = [];
-  const events: (PlannedEvent & { vmId: string })[] = [];
-  for (const write of writes) {
-    const id = written.get(write.vm.externalId);
-    if (!id) continue;
-    const before = write.stored ? previous.get(write.stored.id) : undefined;
-    if (write.isContentChanged) rewritten.push({ write, id, previous: before });
-    for (const event of eventsOfWrite(write, diffWrite(write, before))) {
-      events.push({ ...event, vmId: id });
+  return rawTransaction(prisma, async (db) => {
+    const written = await upsertVms(db, ctx, writes);
+    const rewritten: { write: PlannedWrite; id: string; previous?: PreviousVm }[] = [];
+    const events: (PlannedEvent & { vmId: string })[] = [];
+    for (const write of writes) {
+      const id = written.get(write.vm.externalId);
+      if (!id) continue;
+      const before = write.stored ? previous.get(write.stored.id) : undefined;
+      if (write.isContentChanged) rewritten.push({ write, id, previous: before });
+      for (const event of eventsOfWrite(write, diffWrite(write, before))) {
+        events.push({ ...event, vmId: id });
+      }
     }
-  }
-  return (
-    written.size +
-    (await replaceChildren(db, ctx, rewritten)) +
-    (await insertEvents(db, ctx, events))
-  );
+    return (
+      written.size +
+      (await replaceChildren(db, ctx, rewritten)) +
+      (await insertEvents(db, ctx, events))
+    );
+  });
 }

@@ -38,4 +38,4 @@ const INVENTORY_WRITE =
  * way in the child and in the reference run.
  */
 export const isInventoryWrite = (sql: string) =>
-  INVENTORY_WRITE.test(sql) || sql.includes('"COMMIT"');
+  INVENTORY_WRITE.test(sql) || sql.includes('"COMMIT"') || sql === "COMMIT";
