@@ -31,6 +31,14 @@ describe("planner statistics after a sync", () => {
     expect(after?.analyzedAt).not.toBeNull();
   });
 
+  it("the statistics skip a guest's details document, which no query compares whole", async () => {
+    const columns = await db.prisma.$queryRawUnsafe<{ column: string }[]>(
+      `SELECT attname::text AS column FROM pg_stats
+       WHERE tablename = 'virtual_machines' AND attname IN ('name', 'details') ORDER BY attname`,
+    );
+    expect(columns.map((c) => c.column)).toEqual(["name"]);
+  });
+
   it("a sync that changes a few guests of many leaves the statistics alone", async () => {
     const connectionId = await createConnection(db.prisma, "steady");
     await syncSnapshot(db.prisma, connectionId, {
