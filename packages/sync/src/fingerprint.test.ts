@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "./canonical-json.ts";
+import { canonicalJson, QUOTED_KEY_CACHE_LIMIT, quotedKeyCount } from "./canonical-json.ts";
 import { fingerprintVm } from "./fingerprint.ts";
 import { normalizeVm } from "./normalize.ts";
 import { makeVm } from "./test-support.ts";
@@ -51,5 +51,13 @@ describe("the fingerprint", () => {
       isAccepted: true,
     };
     expect(normalizeVm(makeVm(1, { ips: [ip, { ...ip, prefixLength: 24 }] })).ips).toHaveLength(1);
+  });
+
+  it("keeps no more quoted keys than its limit, whatever keys a source invents", () => {
+    const record = Object.fromEntries(
+      Array.from({ length: QUOTED_KEY_CACHE_LIMIT + 50 }, (_, i) => [`k${i}`, i]),
+    );
+    expect(JSON.parse(canonicalJson(record))).toEqual(record);
+    expect(quotedKeyCount()).toBe(QUOTED_KEY_CACHE_LIMIT);
   });
 });
