@@ -16,6 +16,7 @@ import {
   acquireLease,
   closeAbandonedRuns,
   currentLease,
+  INTERRUPTED_ERROR_CLASS,
   type LeaseHolder,
   recordLeaseRun,
   releaseLease,
@@ -340,21 +341,26 @@ async function joinHeld(
   onRunId: (runId: string) => void,
 ): Promise<SyncResult> {
   const { prisma, syncs } = services;
+  // A run closed as interrupted was not finished by its holder, who died: not the sync asked for.
+  const finished = async (runId: string | null) => {
+    const run = runId ? await prisma.syncRun.findUnique({ where: { id: runId } }) : null;
+    return run && run.outcome !== "RUNNING" && run.errorClass !== INTERRUPTED_ERROR_CLASS
+      ? run
+      : undefined;
+  };
   let current = lease;
   // Released between our attempt and our look: wait a moment before trying again.
   if (!current) await sleep(syncs.joinPollMs);
   while (current) {
-    if (current.syncRunId) {
-      onRunId(current.syncRunId);
-      const run = await prisma.syncRun.findUnique({ where: { id: current.syncRunId } });
-      if (run && run.outcome !== "RUNNING") return resultOfRun(run);
-    }
+    if (current.syncRunId) onRunId(current.syncRunId);
+    const run = await finished(current.syncRunId);
+    if (run) return resultOfRun(run);
     await sleep(syncs.joinPollMs);
     const next = await currentLease(prisma, id);
-    if (!next && current.syncRunId) {
+    if (!next) {
       // Released: the run has its outcome unless its holder died (then the next holder closes it).
-      const run = await prisma.syncRun.findUnique({ where: { id: current.syncRunId } });
-      if (run && run.outcome !== "RUNNING") return resultOfRun(run);
+      const released = await finished(current.syncRunId);
+      if (released) return resultOfRun(released);
     }
     if (!next || next.holder !== current.holder) break;
     current = next;

@@ -152,6 +152,30 @@ describe("the sync lease", () => {
     });
   });
 
+  it("a request that joined a dead holder's run still syncs when a sweep closed that run first", async () => {
+    const id = await addConnection("swept-while-joined");
+    const { prisma } = replicaA;
+    const orphan = await prisma.syncRun.create({
+      data: { connectionId: id, trigger: "SCHEDULE", correlationId: "dead" },
+    });
+    await prisma.syncLease.create({
+      data: {
+        connectionId: id,
+        holder: "dead-replica",
+        syncRunId: orphan.id,
+        expiresAt: new Date(Date.now() + 300),
+      },
+    });
+    // Another replica's sweep got to the run before this request saw the lease go.
+    await prisma.syncRun.update({
+      where: { id: orphan.id },
+      data: { outcome: "FAILED", errorClass: "interrupted", finishedAt: new Date() },
+    });
+    const result = await syncConnection(replicaB, id, { trigger: "MANUAL" }).done;
+    expect(result.syncRunId, "the request reported the dead holder's run").not.toBe(orphan.id);
+    expect(result.outcome).toBe("SUCCESS");
+  });
+
   it("at start-up on a server, closes runs whose lease is gone and leaves a live lease's run", async () => {
     const { prisma } = replicaA;
     const dead = await addConnection("restart-dead");

@@ -79,7 +79,10 @@ export async function currentLease(
   return rows[0];
 }
 
-const INTERRUPTED = Prisma.sql`outcome = 'FAILED', "finishedAt" = now(), "errorClass" = 'interrupted',
+/** The errorClass of a run closed by someone else because its holder died. */
+export const INTERRUPTED_ERROR_CLASS = "interrupted";
+
+const INTERRUPTED = Prisma.sql`outcome = 'FAILED', "finishedAt" = now(), "errorClass" = ${INTERRUPTED_ERROR_CLASS},
   message = 'Interrupted: the server running this sync stopped before it finished. Nothing was removed by it after its last committed step.'`;
 
 /**
