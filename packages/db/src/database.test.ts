@@ -44,6 +44,38 @@ describe("database", () => {
     expect(pending).toEqual(["99999999999999_later"]);
   });
 
+  it("lower-cases stored addresses, keeping one row where two differed only in case", async () => {
+    const connection = await db.prisma.connection.create({
+      data: { kind: "PROXMOX", name: "case", baseUrl: "https://pve.invalid", username: "u@pve" },
+    });
+    const vm = await db.prisma.virtualMachine.create({
+      data: { connectionId: connection.id, source: "PROXMOX", externalId: "1", name: "a" },
+    });
+    const row = { vmId: vm.id, origin: "AGENT" as const, interfaceName: "eth0" };
+    await db.prisma.ipAddress.createMany({
+      data: [
+        { ...row, address: "2001:DB8::1" },
+        { ...row, address: "2001:db8::1" },
+        { ...row, address: "2001:DB8::2" },
+        { ...row, address: "2001:Db8::2" },
+        { ...row, address: "FE80::3", interfaceName: "eth1" },
+        { ...row, address: "10.0.0.4" },
+      ],
+    });
+    const migration = readMigrations().find((m) => m.name.endsWith("_ip_addresses_lower_case"));
+    if (!migration) throw new Error("the migration is missing");
+    await db.withExecutor((e) =>
+      applyMigrations(e, [{ ...migration, name: `${migration.name}_again` }]),
+    );
+    const rows = await db.prisma.ipAddress.findMany({ where: { vmId: vm.id } });
+    expect(rows.map((r) => `${r.interfaceName} ${r.address}`).sort()).toEqual([
+      "eth0 10.0.0.4",
+      "eth0 2001:db8::1",
+      "eth0 2001:db8::2",
+      "eth1 fe80::3",
+    ]);
+  });
+
   it("lets the event loop turn between statements, so a long run of them holds no request up", async () => {
     let hasTurned = false;
     // A sync writes a chunk of guests in one transaction, statement after statement.

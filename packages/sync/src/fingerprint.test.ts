@@ -53,6 +53,17 @@ describe("the fingerprint", () => {
     expect(normalizeVm(makeVm(1, { ips: [ip, { ...ip, prefixLength: 24 }] })).ips).toHaveLength(1);
   });
 
+  it("normalizing lower-cases addresses, so one written in either case is one row", () => {
+    const ip = { origin: "AGENT" as const, interfaceName: "eth0", isAccepted: true };
+    const vm = makeVm(1, {
+      ips: [
+        { ...ip, address: "2001:DB8::A" },
+        { ...ip, address: "2001:db8::a" },
+      ],
+    });
+    expect(normalizeVm(vm).ips.map((i) => i.address)).toEqual(["2001:db8::a"]);
+  });
+
   it("keeps no more quoted keys than its limit, whatever keys a source invents", () => {
     const record = Object.fromEntries(
       Array.from({ length: QUOTED_KEY_CACHE_LIMIT + 50 }, (_, i) => [`k${i}`, i]),

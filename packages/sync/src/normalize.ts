@@ -15,8 +15,8 @@ function uniqueBy<T>(items: T[], identity: (item: T) => string): T[] {
 }
 
 /**
- * A VM in one canonical form: children sorted and de-duplicated by their database keys, MACs
- * lower-case, tags sorted. Two reads of an unchanged guest normalize to equal records.
+ * A VM in one canonical form: children sorted and de-duplicated by their database keys, MACs and
+ * IP addresses lower-case, tags sorted. Two reads of an unchanged guest normalize to equal records.
  */
 export function normalizeVm(vm: NeutralVm): NeutralVm {
   return {
@@ -26,9 +26,15 @@ export function normalizeVm(vm: NeutralVm): NeutralVm {
       .map((nic) => (nic.mac ? { ...nic, mac: nic.mac.toLowerCase() } : nic))
       .sort(byKey),
     // TRAP: SPEC §10 — one address per (vm, address, interface); a duplicate would abort the chunk.
-    ips: uniqueBy(vm.ips, ipIdentity).sort((a, b) =>
-      ipIdentity(a) < ipIdentity(b) ? -1 : ipIdentity(a) > ipIdentity(b) ? 1 : 0,
-    ),
+    // Lower-case (RFC 5952) so an address search can use LIKE, and so "FE80::1" and "fe80::1"
+    // are one row.
+    ips: uniqueBy(
+      vm.ips.map((ip) => {
+        const address = ip.address.toLowerCase();
+        return address === ip.address ? ip : { ...ip, address };
+      }),
+      ipIdentity,
+    ).sort((a, b) => (ipIdentity(a) < ipIdentity(b) ? -1 : ipIdentity(a) > ipIdentity(b) ? 1 : 0)),
     disks: uniqueBy(vm.disks, (disk) => disk.key).sort(byKey),
   };
 }

@@ -79,11 +79,11 @@ export function buildVmWhere(
     and.push({ removedAt: null });
   }
   if (search) {
-    // nameSort holds lower(name): a plain LIKE on it is cheaper than ILIKE on the name. Only a
-    // term that could be part of an address (hex digits, dots, colons) is looked up in the IPs.
-    const byName: Prisma.VirtualMachineWhereInput = {
-      nameSort: { contains: search.toLowerCase() },
-    };
+    // nameSort holds lower(name), and the sync stores addresses lower-case: a plain LIKE on
+    // either is several times cheaper than ILIKE. Only a term that could be part of an address
+    // (hex digits, dots, colons) is looked up in the IPs.
+    const term = search.toLowerCase();
+    const byName: Prisma.VirtualMachineWhereInput = { nameSort: { contains: term } };
     const couldBeAddress = /^[0-9a-f.:]+$/i.test(search);
     and.push(
       couldBeAddress
@@ -92,7 +92,7 @@ export function buildVmWhere(
               byName,
               {
                 ips: {
-                  some: { address: { contains: search, mode: "insensitive" }, isAccepted: true },
+                  some: { address: { contains: term }, isAccepted: true },
                 },
               },
             ],

@@ -69,6 +69,7 @@ beforeAll(async () => {
       state: "STOPPED",
       tags: ["prod"],
       location: { nodeName: "pve2", clusterName: "lab" },
+      ips: [{ address: "2001:DB8::DB", origin: "AGENT", nicKey: "net0", isAccepted: true }],
     }),
     neutralVm("200", {
       name: "ct-cache",
@@ -120,6 +121,8 @@ describe("virtualMachines", () => {
     [{ search: "WEB" }, ["web-01", "Web-02"]],
     [{ search: "10.0.0" }, ["web-01"]],
     [{ search: "172.17" }, []],
+    [{ search: "2001:db8::db" }, ["db-01"]],
+    [{ search: "DB8::D" }, ["db-01"]],
     [{ tags: ["web"] }, ["web-01"]],
     [{ guestOs: "windows" }, ["Web-02"]],
   ])("filters by %j", async (filter, expected) => {
