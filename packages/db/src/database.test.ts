@@ -76,6 +76,23 @@ describe("database", () => {
     ]);
   });
 
+  it.skipIf(!process.env.DATABASE_URL)(
+    "compiles no query with JIT on PostgreSQL, on every pooled session",
+    async () => {
+      // Five at once take five sessions of the pool.
+      const settings = await Promise.all(
+        Array.from(
+          { length: 5 },
+          () =>
+            db.prisma.$queryRaw<
+              { jit: string }[]
+            >`SELECT current_setting('jit') AS jit, pg_sleep(0.05)::text AS slept`,
+        ),
+      );
+      expect(settings.map((rows) => rows[0]?.jit)).toEqual(Array(5).fill("off"));
+    },
+  );
+
   it("lets the event loop turn between statements, so a long run of them holds no request up", async () => {
     let hasTurned = false;
     // A sync writes a chunk of guests in one transaction, statement after statement.
