@@ -43,7 +43,7 @@ export const settings = {
   vcdPageCap: number("BENCH_VCD_PAGE_CAP", 25),
   vcenterVms: number("BENCH_VCENTER_VMS", 10_000),
   listVms: number("BENCH_LIST_VMS", 50_000),
-  listRuns: number("BENCH_LIST_RUNS", 60),
+  listRuns: number("BENCH_LIST_RUNS", 200),
   startupRuns: number("BENCH_STARTUP_RUNS", 3),
   /** A PostgreSQL server: every scenario then works in its own throw-away database on it. */
   databaseUrl: process.env.DATABASE_URL || undefined,
