@@ -11,7 +11,7 @@ describe("the embedded database's memory settings", () => {
     await db?.close();
   });
 
-  it("runs PGlite with a 32 MB buffer pool and 1 MB of WAL buffers, not the compiled-in 128 MB and 4 MB", async () => {
+  it("runs PGlite with a 16 MB buffer pool and 1 MB of WAL buffers, not the compiled-in 128 MB and 4 MB", async () => {
     const rows = await db.withExecutor((e) =>
       e.query<{ name: string; value: string }>(
         `SELECT name, current_setting(name) AS value FROM pg_settings
@@ -19,7 +19,7 @@ describe("the embedded database's memory settings", () => {
       ),
     );
     expect(rows).toEqual([
-      { name: "shared_buffers", value: "32MB" },
+      { name: "shared_buffers", value: "16MB" },
       { name: "wal_buffers", value: "1MB" },
     ]);
   });
@@ -29,7 +29,7 @@ describe("the embedded database's memory settings", () => {
     const rewritten = Buffer.from(rewriteSettings(binary));
     expect(rewritten.length).toBe(binary.length);
     expect(rewritten.toString("latin1")).toBe(
-      "\0-c\0shared_buffers=32MB\0\0wal_buffers=1MB\0work_mem=4MB\0",
+      "\0-c\0shared_buffers=16MB\0\0wal_buffers=1MB\0work_mem=4MB\0",
     );
   });
 
