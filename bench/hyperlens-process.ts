@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { LAUNCH_FLAGS } from "../apps/api/src/heap-growth.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -115,7 +116,7 @@ export async function startHyperlens(options: {
       : ["--import", "tsx", path.join(root, "apps/api/src/main.ts")];
   const log = openSync(options.logFile, "a");
   const started = performance.now();
-  const child = spawn(process.execPath, [...profile, ...entry], {
+  const child = spawn(process.execPath, [...LAUNCH_FLAGS, ...profile, ...entry], {
     cwd: root,
     env: {
       ...process.env,

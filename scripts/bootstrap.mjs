@@ -33,12 +33,18 @@ if (!existsSync(at("packages/db/src/generated/prisma/client.ts"))) run("npm", ["
 const mode = process.argv[2];
 if (mode === "start") {
   run("npm", ["run", "build", "-w", "@hyperlens/web"]);
-  const server = spawn(process.execPath, ["--import", "tsx", at("apps/api/src/main.ts")], {
-    cwd: root,
-    stdio: "inherit",
-    // The quick start shows demo hypervisors unless told otherwise (HYPERLENS_DEMO=0).
-    env: { HYPERLENS_DEMO: "1", ...process.env },
-  });
+  // The launch flags of apps/api/src/heap-growth.ts (LAUNCH_FLAGS); a test keeps them equal.
+  const flags = ["--max-semi-space-size=2"];
+  const server = spawn(
+    process.execPath,
+    [...flags, "--import", "tsx", at("apps/api/src/main.ts")],
+    {
+      cwd: root,
+      stdio: "inherit",
+      // The quick start shows demo hypervisors unless told otherwise (HYPERLENS_DEMO=0).
+      env: { HYPERLENS_DEMO: "1", ...process.env },
+    },
+  );
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
   server.on("exit", (code) => process.exit(code ?? 0));
 } else if (mode === "test") {

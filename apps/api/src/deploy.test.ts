@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { LAUNCH_FLAGS } from "./heap-growth.ts";
 import { KEEP_ALIVE_TIMEOUT_MS } from "./http/server.ts";
 
 const root = path.resolve(import.meta.dirname, "../../..");
@@ -93,6 +94,14 @@ describe("the Dockerfile", () => {
     expect(runs.join("\n")).not.toMatch(/npm (ci|install)|apt-get install|tsc|esbuild|vite/);
     expect(runs.join("\n")).toMatch(/rm -rf .*\/usr\/local\/bin\/npm/);
     expect(final.body.some((i) => i.keyword === "COPY" && i.args.includes("--from="))).toBe(true);
+  });
+
+  it("starts the server and the hyperlens command with the launch flags", () => {
+    const cmd = JSON.parse(final.body.findLast((i) => i.keyword === "CMD")?.args ?? "[]");
+    expect(cmd.slice(0, 1 + LAUNCH_FLAGS.length)).toEqual(["node", ...LAUNCH_FLAGS]);
+    expect(cmd.at(-1)).toBe("dist/server.mjs");
+    const wrapper = final.body.find((i) => i.args.includes("/usr/local/bin/hyperlens"))?.args;
+    expect(wrapper).toContain(`exec node ${LAUNCH_FLAGS.join(" ")} /app/dist/cli.mjs`);
   });
 
   it("pins every base image to a version, never latest", () => {
@@ -192,5 +201,12 @@ describe("the compose file", () => {
     const keepalive = /transport http \{[^}]*keepalive (\d+)s/.exec(read("deploy/Caddyfile"));
     expect(keepalive, "the Caddyfile sets its upstream keepalive").not.toBeNull();
     expect(Number(keepalive?.[1]) * 1000).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS);
+  });
+});
+
+describe("npm start", () => {
+  it("starts the server with the launch flags", () => {
+    const flags = /const flags = (\[[^\]]*\]);/.exec(read("scripts/bootstrap.mjs"))?.[1];
+    expect(JSON.parse(flags ?? "null")).toEqual(LAUNCH_FLAGS);
   });
 });

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { LAUNCH_FLAGS } from "./heap-growth.ts";
 
 // 800,000 small objects stay live (about 65 MB of old generation); then short-lived arrays that
 // survive a few young collections, as the answers of a sync do, are promoted and dropped.
@@ -39,5 +40,36 @@ describe("the heap growth limit", () => {
     expect(liveMb).toBeGreaterThan(50);
     // V8's own choice grows it to 2–4 times the live size before a full collection.
     expect(peakMb).toBeLessThan(2 * liveMb);
+  });
+});
+
+// Allocation as a sync's reads make it: many objects, a good share still referenced at each young
+// collection (V8 grows the young generation while much of it survives).
+const YOUNG_CHURN = `
+import { getHeapSpaceStatistics } from "node:v8";
+const newSpaceMb = () => getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size / 2 ** 20;
+let peakMb = 0;
+const recent = [];
+for (let round = 0; round < 20_000; round++) {
+  recent.push(Array.from({ length: 100 }, (_, k) => ({ k, round, name: "vm-" + k })));
+  if (recent.length > 200) recent.shift();
+  peakMb = Math.max(peakMb, newSpaceMb());
+}
+console.log(JSON.stringify({ peakMb }));
+`;
+
+function youngGenerationPeakMb(flags: readonly string[]): number {
+  const child = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", YOUNG_CHURN], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  expect(child.stderr).toBe("");
+  return (JSON.parse(child.stdout) as { peakMb: number }).peakMb;
+}
+
+describe("the launch flags", () => {
+  it("keep the young generation at 4 MB where V8 would grow it to 32 MB", () => {
+    expect(youngGenerationPeakMb([])).toBeGreaterThan(16);
+    expect(youngGenerationPeakMb(LAUNCH_FLAGS)).toBeLessThanOrEqual(4);
   });
 });
