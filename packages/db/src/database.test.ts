@@ -93,6 +93,23 @@ describe("database", () => {
     },
   );
 
+  it.skipIf(Boolean(process.env.DATABASE_URL))(
+    "samples a tenth of PostgreSQL's default rows when the embedded database analyses a table",
+    async () => {
+      const histogram = await db.withExecutor(async (e) => {
+        await e.exec(
+          "CREATE TABLE sampled AS SELECT g AS n FROM generate_series(1, 5000) AS g; ANALYZE sampled",
+        );
+        return e.query<{ bounds: number }>(
+          `SELECT array_length(histogram_bounds::text::int[], 1) AS bounds
+           FROM pg_stats WHERE tablename = 'sampled' AND attname = 'n'`,
+        );
+      });
+      // A statistics target of 10 keeps 11 bounds (3,000 sampled rows); the default keeps 101.
+      expect(histogram).toEqual([{ bounds: 11 }]);
+    },
+  );
+
   it("lets the event loop turn between statements, so a long run of them holds no request up", async () => {
     let hasTurned = false;
     // A sync writes a chunk of guests in one transaction, statement after statement.
