@@ -16,8 +16,13 @@ import {
 } from "./sql.ts";
 import type { WriteContext } from "./write-context.ts";
 
-/** Guests per transaction: bounds what a crash can roll back and how long a lock is held. */
-export const VM_CHUNK_SIZE = 1000;
+/**
+ * Guests per transaction: bounds what a crash can roll back and how long a lock is held, and on
+ * the embedded database the memory one statement needs — PGlite's WebAssembly memory never
+ * shrinks, and at 1,000 guests a chunk grew it by 24 MB, at 250 by 10 MB (10,000 vCenter guests,
+ * about 0.5 s longer in all).
+ */
+export const VM_CHUNK_SIZE = 250;
 
 const VM_COLUMNS: Column<PlannedWrite>[] = (<[string, string, (w: PlannedWrite) => unknown][]>[
   ["externalId", "text", (w) => w.vm.externalId],
