@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { neutralVm, seedConnection } from "../testing/seed-inventory.ts";
 import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 
 const CREATE = `mutation($name: String!, $caps: [Capability!]!) {
@@ -69,6 +70,38 @@ describe("API tokens", () => {
     );
     expect(allowed.body.errors).toBeUndefined();
     expect(allowed.body.data?.users.map((u) => u.username)).toContain("admin");
+  });
+
+  it("cannot read a guest or a connection through node(id) without a capability to view them", async () => {
+    const connection = await seedConnection(app.services, "PROXMOX", "scoped", [
+      neutralVm("4242", { name: "secret-guest" }),
+    ]);
+    const listed = await app.graphql<{ virtualMachines: { edges: { node: { id: string } }[] } }>(
+      '{ virtualMachines(filter: { search: "secret-guest" }) { edges { node { id } } } }',
+      {},
+      { cookie: adminCookie },
+    );
+    const vmId = listed.body.data?.virtualMachines.edges[0]?.node.id;
+    const connections = await app.graphql<{ connections: { id: string; name: string }[] }>(
+      "{ connections { id name } }",
+      {},
+      { cookie: adminCookie },
+    );
+    const connectionId = connections.body.data?.connections.find(
+      (c) => c.name === connection.name,
+    )?.id;
+    if (!vmId || !connectionId) throw new Error("seeding failed");
+    const usersOnly = await createToken(["MANAGE_USERS"]);
+    for (const id of [vmId, connectionId]) {
+      const res = await app.graphql(
+        `query($id: ID!) { node(id: $id) { __typename
+          ... on VirtualMachine { name state } ... on Connection { name kind } } }`,
+        { id },
+        { authorization: `Bearer ${usersOnly.token}` },
+      );
+      expect(res.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+      expect(JSON.stringify(res.body)).not.toMatch(/secret-guest|scoped|PROXMOX|RUNNING/);
+    }
   });
 
   it("cannot hold capabilities its creator lacks", async () => {
