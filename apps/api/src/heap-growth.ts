@@ -11,10 +11,12 @@ import { setFlagsFromString } from "node:v8";
  * V8 flags the server and the CLI are launched with (the Dockerfile, `npm start`, the benchmark).
  * V8 sizes the young generation when the process starts, so, unlike the growth limit, no call at
  * run time can set it. Its default, two 16 MB semi-spaces, is committed by the end of start-up and
- * kept. In traces of 5,000-guest syncs the peak RSS was about 25 MB lower at 4 MB than at 16 MB,
- * and about 10 MB lower again at 2 MB, with the same CPU time.
+ * kept, which a sync's peak RSS pays for in full. Smaller is not free: a request's objects then
+ * outlive young collections and are promoted, and the unified list used about 32 ms of CPU per
+ * request at 2 MB semi-spaces against 21–27 ms at 8 or 16 MB. At 8 MB every sync bench scenario
+ * peaks at 270–284 MB (docs/operations.md, sizing).
  */
-export const LAUNCH_FLAGS = ["--max-semi-space-size=2"] as const;
+export const LAUNCH_FLAGS = ["--max-semi-space-size=8"] as const;
 
 /** The old generation's growth between full collections, in percent of the live size. */
 export const HEAP_GROWING_PERCENT = 10;
