@@ -12,9 +12,9 @@ import { setFlagsFromString } from "node:v8";
  * V8 sizes the young generation when the process starts, so, unlike the growth limit, no call at
  * run time can set it. Its default, two 16 MB semi-spaces, is committed by the end of start-up and
  * kept, which a sync's peak RSS pays for in full. Smaller is not free: a request's objects then
- * outlive young collections and are promoted, and the unified list used about 32 ms of CPU per
- * request at 2 MB semi-spaces against 21–27 ms at 8 or 16 MB. At 8 MB every sync bench scenario
- * peaks at 270–284 MB (docs/operations.md, sizing).
+ * outlive young collections and are promoted: the unified list used about 32 ms of CPU per
+ * request at 2 MB semi-spaces, 23–26 ms at 8 MB, 19–22 ms at 16 MB. At 8 MB every sync bench
+ * scenario peaks at 270–284 MB (docs/operations.md, sizing); at 16 MB two would be near 300 MB.
  */
 export const LAUNCH_FLAGS = ["--max-semi-space-size=8"] as const;
 
