@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "./generated/prisma/client.ts";
-import { rawTransaction } from "./raw-transaction.ts";
+import { rawQuery, rawTransaction } from "./raw-transaction.ts";
 import { createTestDatabase, type TestDatabase } from "./test-database.ts";
 
 let db: TestDatabase;
@@ -60,6 +60,42 @@ describe("raw transactions", () => {
 
   it("refuses a client openDatabase did not make", async () => {
     await expect(rawTransaction({} as PrismaClient, async () => 1)).rejects.toThrow(
+      /not made by openDatabase/,
+    );
+  });
+});
+
+describe("raw statements", () => {
+  const countOf = (name: string) =>
+    rawQuery<{ n: number }>(
+      db.prisma,
+      "SELECT count(*)::int AS n FROM probes WHERE name = $1::text",
+      [name],
+    ).then((rows) => rows[0]?.n);
+
+  it("runs one statement, reports it to the query listener and returns its rows", async () => {
+    statements.length = 0;
+    expect(await countOf("raw-a")).toBe(1);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/^SELECT count/);
+  });
+
+  it("never reads what a transaction in progress has not committed", async () => {
+    let answer: Promise<number | undefined> = Promise.resolve(undefined);
+    let answeredInside: number | undefined | "waiting";
+    await rawTransaction(db.prisma, async (sql) => {
+      await sql.$executeRawUnsafe(insertProbe("raw-d"));
+      answer = countOf("raw-d");
+      const waited = new Promise<"waiting">((resolve) => setTimeout(resolve, 50, "waiting"));
+      answeredInside = await Promise.race([answer, waited]);
+    });
+    // A server answers from what was committed; PGlite, one session, waits for the commit.
+    expect(answeredInside).toBe(db.kind === "pglite" ? "waiting" : 0);
+    expect(await answer).toBe(db.kind === "pglite" ? 1 : 0);
+  });
+
+  it("refuses a client openDatabase did not make", async () => {
+    await expect(rawQuery({} as PrismaClient, "SELECT 1")).rejects.toThrow(
       /not made by openDatabase/,
     );
   });

@@ -1,7 +1,7 @@
-// Bulk writes go to the driver, not through Prisma: Prisma's query compiler serialises every raw
-// statement with its parameters to JSON and parses the plan back, about 0.2 s per megabyte-sized
-// jsonb parameter — a fifth of a 10,000-guest first sync's write time on PGlite. The driver behind
-// each PrismaClient that openDatabase makes runs the same SQL, in one transaction, directly.
+// Bulk writes and the list's hot read go to the driver, not through Prisma: Prisma's query compiler
+// serialises every raw statement with its parameters to JSON and parses the plan back, about 0.2 s
+// per megabyte-sized jsonb parameter — a fifth of a 10,000-guest first sync's write time on PGlite.
+// The driver behind each PrismaClient that openDatabase makes runs the same SQL directly.
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import type { PrismaClient } from "./generated/prisma/client.ts";
@@ -19,9 +19,15 @@ type RawTransactionRunner = <T>(fn: (sql: RawSql) => Promise<T>) => Promise<T>;
 /** Told each statement's SQL once it has run, as Prisma's query events are (tests count them). */
 type StatementListener = (sql: string) => void;
 
-const runners = new WeakMap<PrismaClient, RawTransactionRunner>();
-
 type Run = (query: string, values: unknown[]) => Promise<{ count: number; rows: unknown[] }>;
+
+/** How a client's driver runs one transaction, and one statement on its own. */
+interface Driver {
+  transaction: RawTransactionRunner;
+  statement: Run;
+}
+
+const drivers = new WeakMap<PrismaClient, Driver>();
 
 function rawSql(run: Run, onStatement: StatementListener): RawSql {
   const observed = async (query: string, values: unknown[]) => {
@@ -42,7 +48,13 @@ export function registerPgliteRawTransactions(
   client: PGlite,
   onStatement: StatementListener = () => {},
 ): void {
-  runners.set(prisma, async (fn) => {
+  // PGlite's own lock makes a statement wait for a transaction in progress.
+  const statement: Run = async (query, values) => {
+    const { affectedRows, rows } = await client.query(query, values);
+    onStatement(query);
+    return { count: affectedRows ?? 0, rows };
+  };
+  const transaction: RawTransactionRunner = async (fn) => {
     const result = await client.transaction((tx) => {
       onStatement("BEGIN");
       return fn(
@@ -54,7 +66,8 @@ export function registerPgliteRawTransactions(
     });
     onStatement("COMMIT");
     return result;
-  });
+  };
+  drivers.set(prisma, { transaction, statement });
 }
 
 /** Runs raw transactions of `prisma` on a connection of its node-postgres pool. */
@@ -63,7 +76,12 @@ export function registerPgRawTransactions(
   pool: pg.Pool,
   onStatement: StatementListener = () => {},
 ): void {
-  runners.set(prisma, async (fn) => {
+  const statement: Run = async (query, values) => {
+    const { rowCount, rows } = await pool.query(query, values);
+    onStatement(query);
+    return { count: rowCount ?? 0, rows };
+  };
+  const transaction: RawTransactionRunner = async (fn) => {
     const client = await pool.connect();
     const sql = rawSql(async (query, values) => {
       const { rowCount, rows } = await client.query(query, values);
@@ -84,7 +102,14 @@ export function registerPgRawTransactions(
       // A connection that could not roll back is closed rather than handed to the next caller.
       client.release(isBroken);
     }
-  });
+  };
+  drivers.set(prisma, { transaction, statement });
+}
+
+function driverOf(prisma: PrismaClient): Driver {
+  const driver = drivers.get(prisma);
+  if (!driver) throw new Error("raw SQL: this PrismaClient was not made by openDatabase");
+  return driver;
 }
 
 /**
@@ -95,11 +120,18 @@ export function rawTransaction<T>(
   prisma: PrismaClient,
   fn: (sql: RawSql) => Promise<T>,
 ): Promise<T> {
-  const run = runners.get(prisma);
-  if (!run) {
-    return Promise.reject(
-      new Error("rawTransaction: this PrismaClient was not made by openDatabase"),
-    );
+  try {
+    return driverOf(prisma).transaction(fn);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  return run(fn);
+}
+
+/** Runs one statement on the driver of `prisma`, bypassing Prisma, and returns its rows. */
+export async function rawQuery<T>(
+  prisma: PrismaClient,
+  query: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  return (await driverOf(prisma).statement(query, values)).rows as T[];
 }
