@@ -6,6 +6,7 @@ export {
 } from "./database.ts";
 export * from "./generated/prisma/client.ts";
 export { applyMigrations, pendingMigrations, readMigrations, type SqlExecutor } from "./migrate.ts";
-export { type RawSql, rawTransaction } from "./raw-transaction.ts";
+export { type RawSql, rawQuery, rawTransaction } from "./raw-transaction.ts";
+export { type RowsByIdReader, rowsByIdReader } from "./rows-by-id.ts";
 export * from "./secrets.ts";
 export { createTestDatabase, type TestDatabase } from "./test-database.ts";
