@@ -1,8 +1,8 @@
 // Loading one page of the unified list. At 50,000 guests a filtered page must not cost a pass over
-// the wide rows: when a filter skips entries of the live-name index, the page's ids come from that
-// index alone (an index-only scan), then only those rows are read with what the selection needs.
-// The total is counted alongside the page instead of after it.
-import type { Prisma, PrismaClient } from "@hyperlens/db";
+// the wide rows: the page's ids come first (from the live-name index alone when a filter skips
+// its entries), then only those rows are read with what the selection needs — in one statement
+// with their NICs and addresses when the selection allows. The total is counted alongside.
+import { type Prisma, type PrismaClient, rowsByIdReader } from "@hyperlens/db";
 import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from "graphql";
 
 /** What Pothos hands a connection resolver: paging (take/skip/cursor) plus the nested selection. */
@@ -11,7 +11,8 @@ type PageQuery = Pick<Prisma.VirtualMachineFindManyArgs, "take" | "skip" | "curs
 
 /**
  * The rows of one page, in page order, with what `query` selects. `idsFirst`: read the page's ids
- * on their own first — worth a second query only when the filter makes the database skip rows.
+ * on their own first even when Prisma then reads the rows — worth it only when the filter makes
+ * the database skip rows.
  */
 export async function findVmPage(
   prisma: PrismaClient,
@@ -20,8 +21,9 @@ export async function findVmPage(
   orderBy: Prisma.VirtualMachineOrderByWithRelationInput[],
   idsFirst: boolean,
 ) {
-  if (!idsFirst) return prisma.virtualMachine.findMany({ ...query, where, orderBy });
   const { take, skip, cursor, ...selection } = query;
+  const reader = rowsByIdReader("VirtualMachine", selection);
+  if (!reader && !idsFirst) return prisma.virtualMachine.findMany({ ...query, where, orderBy });
   const ids = await prisma.virtualMachine.findMany({
     where,
     orderBy,
@@ -31,6 +33,12 @@ export async function findVmPage(
     select: { id: true },
   });
   if (ids.length === 0) return [];
+  type Row = Awaited<ReturnType<typeof prisma.virtualMachine.findMany<typeof query>>>[number];
+  if (reader)
+    return reader.read<Row>(
+      prisma,
+      ids.map((row) => row.id),
+    );
   const rows = await prisma.virtualMachine.findMany({
     ...selection,
     where: { id: { in: ids.map((row) => row.id) } },
