@@ -116,15 +116,11 @@ function driverOf(prisma: PrismaClient): Driver {
  * Runs `fn` in one transaction on the driver of `prisma`, bypassing Prisma: committed when `fn`
  * resolves, rolled back when it throws. `prisma` must come from openDatabase.
  */
-export function rawTransaction<T>(
+export async function rawTransaction<T>(
   prisma: PrismaClient,
   fn: (sql: RawSql) => Promise<T>,
 ): Promise<T> {
-  try {
-    return driverOf(prisma).transaction(fn);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return driverOf(prisma).transaction(fn);
 }
 
 /** Runs one statement on the driver of `prisma`, bypassing Prisma, and returns its rows. */
