@@ -122,8 +122,11 @@ function castOf(field: Field): string {
   return cast;
 }
 
+/** Lists come back as JSON arrays as they are, so only lists of strings, numbers and enums do. */
 function assertReadable(field: Field): void {
-  if (field.kind === "scalar" && !(field.type in SCALAR_CASTS)) throw new Declined();
+  if (field.kind !== "scalar") return;
+  if (!(field.type in SCALAR_CASTS)) throw new Declined();
+  if (field.isList && (field.type === "BigInt" || field.type === "DateTime")) throw new Declined();
 }
 
 /** `where` of a relation: equality on its own scalar columns only. */
@@ -155,11 +158,10 @@ function ordering(model: string, orderBy: unknown, alias: string): string[] {
 /** The field's value in the row's JSON; 64-bit integers as text, so none is rounded. */
 function valueExpression(field: Field, alias: string): string {
   const column = `${alias}."${field.name}"`;
-  return field.type === "BigInt" && !field.isList ? `${column}::text` : column;
+  return field.type === "BigInt" ? `${column}::text` : column;
 }
 
 function decoderOf(field: Field): ((value: unknown) => unknown) | undefined {
-  if (field.isList) return undefined;
   if (field.type === "BigInt") return (value) => (value === null ? null : BigInt(value as string));
   if (field.type === "DateTime")
     return (value) => (value === null ? null : new Date(value as string));
