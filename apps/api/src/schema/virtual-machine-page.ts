@@ -24,7 +24,7 @@ export async function findVmPage(
   const { take, skip, cursor, ...selection } = query;
   const reader = rowsByIdReader("VirtualMachine", selection);
   if (!reader && !idsFirst) return prisma.virtualMachine.findMany({ ...query, where, orderBy });
-  const ids = await prisma.virtualMachine.findMany({
+  const page = await prisma.virtualMachine.findMany({
     where,
     orderBy,
     take,
@@ -32,20 +32,14 @@ export async function findVmPage(
     cursor,
     select: { id: true },
   });
-  if (ids.length === 0) return [];
+  if (page.length === 0) return [];
+  const ids = page.map((row) => row.id);
   type Row = Awaited<ReturnType<typeof prisma.virtualMachine.findMany<typeof query>>>[number];
-  if (reader)
-    return reader.read<Row>(
-      prisma,
-      ids.map((row) => row.id),
-    );
-  const rows = await prisma.virtualMachine.findMany({
-    ...selection,
-    where: { id: { in: ids.map((row) => row.id) } },
-  });
+  if (reader) return reader.read<Row>(prisma, ids);
+  const rows = await prisma.virtualMachine.findMany({ ...selection, where: { id: { in: ids } } });
   const byId = new Map(rows.map((row) => [row.id, row]));
   // A row removed between the two reads is left out rather than failing the page.
-  return ids.flatMap(({ id }) => byId.get(id) ?? []);
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 function selects(
