@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { neutralVm, seedConnection, syncInto } from "../testing/seed-inventory.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
+import { findVmPage } from "./virtual-machine-page.ts";
 
 const GiB = 1024 ** 3;
 let app: TestApp;
@@ -289,5 +290,23 @@ describe("virtualMachines", () => {
     queries.length = 0;
     await app.graphql(withoutTotal, {}, { cookie: viewer });
     expect(queries.filter(isCount)).toHaveLength(0);
+  });
+});
+
+describe("a page whose selection the one-statement reader declines", () => {
+  // Counts of relations are not translated; Prisma reads such a page, in page order.
+  const query = { select: { id: true, name: true, _count: { select: { ips: true } } }, take: 3 };
+  const order = [{ nameSort: "asc" as const }, { id: "asc" as const }];
+
+  it.each([true, false])("is read by Prisma (ids first: %s)", async (idsFirst) => {
+    const rows = await findVmPage(app.services.prisma, query, { removedAt: null }, order, idsFirst);
+    const expected = await app.services.prisma.virtualMachine.findMany({
+      ...query,
+      where: { removedAt: null },
+      orderBy: order,
+    });
+    expect(rows).toEqual(expected);
+    expect(rows).toHaveLength(3);
+    expect(rows.some((row) => row._count.ips > 0)).toBe(true);
   });
 });
