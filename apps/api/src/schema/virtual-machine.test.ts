@@ -307,6 +307,6 @@ describe("a page whose selection the one-statement reader declines", () => {
     });
     expect(rows).toEqual(expected);
     expect(rows).toHaveLength(3);
-    expect(rows.some((row) => row._count.ips > 0)).toBe(true);
+    expect(expected.some((row) => row._count.ips > 0)).toBe(true);
   });
 });
