@@ -10,6 +10,7 @@ import { type WebSocket, WebSocketServer } from "ws";
 import { authenticate } from "../auth/authenticate.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import type { AppServices, Context } from "../context.ts";
+import { recheckCredentials } from "./credential-recheck.ts";
 import { countRejectedCredentials, type createGraphqlHandler } from "./yoga.ts";
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -71,19 +72,15 @@ export function attachWebSocket(
         // not keep receiving inventory events, so the credentials are checked again while it is open.
         if (ctx.extra.viewer) {
           ctx.extra.recheck = setInterval(async () => {
-            const viewer = await authenticate(
-              services.prisma,
-              credentials,
-              services.sessionPolicy,
-            ).catch(() => null);
-            if (!viewer)
+            const verdict = await recheckCredentials(services, credentials);
+            if (verdict.kind === "unauthenticated")
               ctx.extra.socket.close(
                 CLOSE_UNAUTHORIZED,
                 "Unauthorized: the session or token is no longer valid",
               );
-            else if (!viewer.capabilities.has("VIEW_INVENTORY"))
+            else if (verdict.kind === "forbidden")
               ctx.extra.socket.close(CLOSE_FORBIDDEN, "Forbidden");
-            else ctx.extra.viewer = viewer;
+            else ctx.extra.viewer = verdict.viewer;
           }, options.recheckMs);
           ctx.extra.recheck.unref();
         }

@@ -18,9 +18,11 @@ import { useGraphqlMetrics } from "../metrics/graphql-metrics-plugin.ts";
 import { schema } from "../schema/index.ts";
 import { NotFoundError, ShuttingDownError, ValidationError } from "../services/errors.ts";
 import { useGraphqlTracing } from "../telemetry/graphql-tracing-plugin.ts";
+import { credentialsFromHeaders } from "./credential-recheck.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 import { useRefuseUnstorableText } from "./refuse-unstorable-text.ts";
 import { tagTooComplex, withInputErrorCode } from "./request-error-codes.ts";
+import { useSseSubscriptionRecheck } from "./sse-subscription-recheck.ts";
 import { useJsonUnsupportedMediaType } from "./unsupported-media-type.ts";
 
 /** What the Node adapter passes along with each request. */
@@ -110,16 +112,14 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
       maxAliasesPlugin({ n: REQUEST_LIMITS.maxAliases, onReject: [tagTooComplex] }),
       costLimitPlugin({ maxCost: REQUEST_LIMITS.maxCost, onReject: [tagTooComplex] }),
       useResponseCookies(cookiesOf),
+      useSseSubscriptionRecheck(services, config.subscriptionRecheckMs),
       useGraphqlMetrics(services.metrics),
       useGraphqlTracing(() => services.tracing),
     ],
     context: async ({ request, req }): Promise<Context> => {
       const responseCookies: string[] = [];
       cookiesOf.set(request, responseCookies);
-      const credentials = {
-        authorization: request.headers.get("authorization"),
-        cookie: request.headers.get("cookie"),
-      };
+      const credentials = credentialsFromHeaders(request.headers);
       const viewer = await authenticate(services.prisma, credentials, services.sessionPolicy);
       if (!viewer) countRejectedCredentials(services, credentials);
       return {

@@ -1,0 +1,103 @@
+// Subscriptions over HTTP (server-sent events on /graphql) are checked again while they stay open,
+// as WebSocket subscriptions are (websocket.ts): a stream whose token is revoked, whose session
+// ended or whose user was disabled ends with one error event, then `complete`.
+import { ERROR_CODES } from "@hyperlens/shared";
+import { type ExecutionResult, GraphQLError } from "graphql";
+import { isAsyncIterable, type Plugin } from "graphql-yoga";
+import type { Credentials } from "../auth/authenticate.ts";
+import type { AppServices } from "../context.ts";
+import {
+  credentialsFromHeaders,
+  type RecheckVerdict,
+  recheckCredentials,
+} from "./credential-recheck.ts";
+
+const REFUSALS: Record<Exclude<RecheckVerdict["kind"], "allowed">, GraphQLError> = {
+  unauthenticated: new GraphQLError("The session or token is no longer valid; sign in again.", {
+    extensions: { code: ERROR_CODES.UNAUTHENTICATED },
+  }),
+  forbidden: new GraphQLError("You may no longer see inventory events.", {
+    extensions: { code: ERROR_CODES.FORBIDDEN },
+  }),
+};
+
+type Step = IteratorResult<ExecutionResult, undefined>;
+
+/**
+ * `source`, ended early with the result `refusal` returns once it returns one. `refusal` is asked
+ * every `everyMs`, never twice at once; the source is returned (unsubscribed) when the stream ends.
+ */
+export function endWhenRefused(
+  source: AsyncIterable<ExecutionResult>,
+  refusal: () => Promise<ExecutionResult | undefined>,
+  everyMs: number,
+): AsyncIterableIterator<ExecutionResult> {
+  const iterator = source[Symbol.asyncIterator]();
+  let isEnded = false;
+  let isChecking = false;
+  let timer: NodeJS.Timeout | undefined;
+  const refused = new Promise<ExecutionResult>((resolve) => {
+    timer = setInterval(async () => {
+      if (isChecking || isEnded) return;
+      isChecking = true;
+      const final = await refusal().finally(() => {
+        isChecking = false;
+      });
+      if (final) resolve(final);
+    }, everyMs);
+    timer.unref();
+  });
+  const end = async (): Promise<Step> => {
+    isEnded = true;
+    clearInterval(timer);
+    await iterator.return?.();
+    return { value: undefined, done: true };
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next(): Promise<Step> {
+      if (isEnded) return { value: undefined, done: true };
+      const winner = await Promise.race([
+        iterator.next().then((step) => ({ step, final: undefined })),
+        refused.then((final) => ({ step: undefined, final })),
+      ]);
+      if (winner.final) {
+        // The pending read of the source ends when it is returned; the stream ends after `final`.
+        void end().catch(() => {});
+        return { value: winner.final, done: false };
+      }
+      if (winner.step?.done) return end();
+      return winner.step ?? end();
+    },
+    return: end,
+  };
+}
+
+/** Ends SSE subscriptions whose credentials stop authenticating (checked every `recheckMs`). */
+export function useSseSubscriptionRecheck(
+  services: Pick<AppServices, "prisma" | "sessionPolicy">,
+  recheckMs: number,
+): Plugin {
+  const refusalFor = (credentials: Credentials) => async () => {
+    const verdict = await recheckCredentials(services, credentials);
+    return verdict.kind === "allowed" ? undefined : { errors: [REFUSALS[verdict.kind]] };
+  };
+  return {
+    onSubscribe: ({ args }) => {
+      // Only Yoga's HTTP requests carry a Request; a WebSocket's subscriptions are re-checked per
+      // socket in websocket.ts, which closes it with 4401/4403.
+      const request = (args.contextValue as { request?: Request }).request;
+      if (!request) return;
+      const refusal = refusalFor(credentialsFromHeaders(request.headers));
+      return {
+        onSubscribeResult: ({ result, setResult }) => {
+          // TRAP: SPEC §7 — without this a revoked token's event stream never ends.
+          if (isAsyncIterable<ExecutionResult>(result))
+            setResult(endWhenRefused(result, refusal, recheckMs));
+        },
+      };
+    },
+  };
+}
