@@ -24,6 +24,16 @@ export interface Keyring {
 /** Thrown when a stored secret cannot be decrypted; never carries the secret. */
 export class SecretDecryptError extends Error {
   override name = "SecretDecryptError";
+  /**
+   * @param missingKeyId the id of the key that sealed the secret when no configured key has it
+   *   (configuring that key again opens the secret); undefined when the data itself is bad.
+   */
+  constructor(
+    message: string,
+    readonly missingKeyId?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Thrown for a key that is not 32 bytes of base64 or hex; never carries the value. */
@@ -148,6 +158,7 @@ export class SecretBox {
       throw new SecretDecryptError(
         `The stored secret was sealed with key ${keyId}, which is not configured ` +
           "(set HYPERLENS_SECRET_KEY, or list the old key in HYPERLENS_SECRET_KEY_PREVIOUS).",
+        keyId,
       );
     }
     try {

@@ -23,3 +23,19 @@ export const ERROR_CODES = {
 
 /** One error code. */
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+/**
+ * The `errorClass` values a Test or sync result carries for failures on this side of the
+ * hypervisor door (the door's own are unreachable, tls, auth, permission, not_found, transient,
+ * malformed and config). The web app has text of its own for each, saying what to do.
+ */
+export const RESULT_ERROR_CLASSES = {
+  /**
+   * The stored connection secret cannot be opened with the configured keys (sealed with a key no
+   * longer configured, or altered): enter it again, or configure the previous key and rotate.
+   */
+  SECRET_UNREADABLE: "secret_unreadable",
+} as const;
+
+/** One result error class of {@link RESULT_ERROR_CLASSES}. */
+export type ResultErrorClass = (typeof RESULT_ERROR_CLASSES)[keyof typeof RESULT_ERROR_CLASSES];

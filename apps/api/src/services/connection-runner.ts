@@ -10,7 +10,7 @@ import { driverFor } from "../sources/registry.ts";
 import { traceHypervisorCalls } from "../telemetry/hypervisor-call-spans.ts";
 import { type SyncSpan, startSyncSpan } from "../telemetry/sync-span.ts";
 import { readConnectionSecret } from "./connections.ts";
-import { NotFoundError, ShuttingDownError } from "./errors.ts";
+import { NotFoundError, SecretUnreadableError, ShuttingDownError } from "./errors.ts";
 import { publishProgress } from "./sync-events.ts";
 import {
   acquireLease,
@@ -82,6 +82,8 @@ export async function testConnection(services: AppServices, id: string): Promise
       return { ok: false, errorClass: error.errorClass, message: error.message };
     if (error instanceof NotFoundError)
       return { ok: false, errorClass: "config", message: error.message };
+    if (error instanceof SecretUnreadableError)
+      return { ok: false, errorClass: error.errorClass, message: error.message };
     throw error;
   }
 }

@@ -1,11 +1,22 @@
 // Connections to hypervisors: the one place their rules live (SPEC §1), used by GraphQL, the CLI
 // and the tests alike.
-import type { Connection, ConnectionKind, PrismaClient, SecretBox } from "@hyperlens/db";
+import {
+  type Connection,
+  type ConnectionKind,
+  type PrismaClient,
+  type SecretBox,
+  SecretDecryptError,
+} from "@hyperlens/db";
 import { checkCaPem, checkHttpsUrl } from "@hyperlens/hyper-http";
 import { SECRET_PLACEHOLDER } from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
 import { recordAudit } from "./audit.ts";
-import { type FieldProblem, NotFoundError, ValidationError } from "./errors.ts";
+import {
+  type FieldProblem,
+  NotFoundError,
+  SecretUnreadableError,
+  ValidationError,
+} from "./errors.ts";
 
 export const MIN_SYNC_INTERVAL_SECONDS = 60;
 export const MAX_SYNC_INTERVAL_SECONDS = 7 * 24 * 3600;
@@ -246,5 +257,11 @@ export async function readConnectionSecret(
 ) {
   const row = await prisma.connectionSecret.findUnique({ where: { connectionId } });
   if (!row) throw new NotFoundError("This connection has no stored secret; edit it and give one.");
-  return secrets.open(row.ciphertext, connectionId);
+  try {
+    return secrets.open(row.ciphertext, connectionId);
+  } catch (error) {
+    // Not an internal fault: the administrator can fix it, and Test and sync must say how.
+    if (error instanceof SecretDecryptError) throw SecretUnreadableError.from(error);
+    throw error;
+  }
 }
