@@ -61,6 +61,28 @@ describe("refusals before GraphQL runs answer JSON with a code", () => {
     ]);
   });
 
+  it.each([
+    ["variables", "{not json"],
+    ["extensions", "{not json"],
+  ])("a GET whose %s parameter is not JSON: 400", async (name, value) => {
+    const params = new URLSearchParams({ query: "{ isSetupRequired }", [name]: value });
+    const res = await fetch(`${app.url}/graphql?${params}`, {
+      headers: { "x-graphql-yoga-csrf": "1", accept: "application/json" },
+    });
+    const text = await res.text();
+    expect([res.status, codeOf(text)]).toEqual([400, "BAD_REQUEST"]);
+    expect(text).toContain(`The ${name} parameter is not valid JSON.`);
+  });
+
+  it("a form POST whose variables field is not JSON: 400", async () => {
+    const body = new URLSearchParams({ query: "{ isSetupRequired }", variables: "{not json" });
+    const res = await post(String(body), {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-graphql-yoga-csrf": "1",
+    });
+    expect([res.status, codeOf(res.text)]).toEqual([400, "BAD_REQUEST"]);
+  });
+
   it("a body over the cap: 413", async () => {
     const res = await post(" ".repeat(REQUEST_LIMITS.maxBodyBytes + 1), {
       "content-type": "application/json",

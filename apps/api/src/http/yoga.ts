@@ -20,6 +20,7 @@ import { NotFoundError, ShuttingDownError, ValidationError } from "../services/e
 import { useGraphqlTracing } from "../telemetry/graphql-tracing-plugin.ts";
 import { credentialsFromHeaders } from "./credential-recheck.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
+import { useMalformedParametersAreBadRequests } from "./malformed-parameters.ts";
 import { useRefuseUnstorableText } from "./refuse-unstorable-text.ts";
 import { tagTooComplex, withInputErrorCode } from "./request-error-codes.ts";
 import { useSseSubscriptionRecheck } from "./sse-subscription-recheck.ts";
@@ -106,6 +107,7 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
       useCSRFPrevention({ requestHeaders: ["x-graphql-yoga-csrf"] }),
       useExecutionCancellation(),
       useJsonUnsupportedMediaType(),
+      useMalformedParametersAreBadRequests(),
       useRefuseUnstorableText(),
       maxTokensPlugin({ n: REQUEST_LIMITS.maxTokens, onReject: [tagTooComplex] }),
       maxDepthPlugin({ n: REQUEST_LIMITS.maxDepth, onReject: [tagTooComplex] }),
