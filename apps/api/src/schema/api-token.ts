@@ -1,14 +1,26 @@
 // API tokens for integrators: create (secret shown once), list, revoke.
+import type { Prisma } from "@hyperlens/db";
 import { ERROR_CODES } from "@hyperlens/shared";
 import { GraphQLError } from "graphql";
 import { createApiToken, TokenCapabilityError } from "../auth/api-tokens.ts";
+import type { Viewer } from "../auth/viewer.ts";
 import { recordAudit } from "../services/audit.ts";
 import { NotFoundError, ValidationError } from "../services/errors.ts";
 import { builder } from "./builder.ts";
+import { NODE_LOOKUP } from "./global-ids.ts";
 import { CapabilityEnum } from "./viewer.ts";
 
+/** The tokens a viewer is shown: their own; with MANAGE_USERS, everyone's. */
+function tokensVisibleTo(viewer: Viewer | null): Prisma.ApiTokenWhereInput {
+  if (viewer?.capabilities.has("MANAGE_USERS")) return {};
+  // An undefined createdById would be no condition at all to Prisma: no viewer, no tokens.
+  return viewer ? { createdById: viewer.userId } : { id: { in: [] } };
+}
+
 const ApiTokenNode = builder.prismaNode("ApiToken", {
-  id: { field: "id" },
+  ...NODE_LOOKUP,
+  // TRAP: issue 20 — node(id) showed any signed-in user another user's token: it reads by the list's rule.
+  findUnique: (id, ctx) => ({ id, AND: [tokensVisibleTo(ctx.viewer)] }),
   authScopes: { user: true },
   description:
     "A token an integrator sends as `Authorization: Bearer …`. The secret is never stored.",
@@ -48,9 +60,7 @@ builder.queryField("apiTokens", (t) =>
     resolve: (query, _root, _args, ctx) =>
       ctx.prisma.apiToken.findMany({
         ...query,
-        where: ctx.viewer?.capabilities.has("MANAGE_USERS")
-          ? {}
-          : { createdById: ctx.viewer?.userId },
+        where: tokensVisibleTo(ctx.viewer),
         orderBy: { createdAt: "desc" },
       }),
   }),

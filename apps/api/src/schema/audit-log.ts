@@ -1,9 +1,10 @@
 // Who changed which connection, user or token, and when (administrators only).
 import { builder } from "./builder.ts";
+import { NODE_LOOKUP } from "./global-ids.ts";
 
 const AuditLogEntry = builder.prismaNode("AuditLog", {
   name: "AuditLogEntry",
-  id: { field: "id" },
+  ...NODE_LOOKUP,
   authScopes: { MANAGE_USERS: true },
   fields: (t) => ({
     at: t.expose("at", { type: "DateTime" }),

@@ -12,6 +12,7 @@ import {
 } from "../services/connections.ts";
 import { NotFoundError, ValidationError } from "../services/errors.ts";
 import { builder } from "./builder.ts";
+import { NODE_LOOKUP } from "./global-ids.ts";
 
 export const ConnectionKindEnum = builder.enumType("ConnectionKind", {
   description: "The kind of hypervisor a connection talks to.",
@@ -28,7 +29,7 @@ const mayView = {
 };
 
 export const ConnectionNode = builder.prismaNode("Connection", {
-  id: { field: "id" },
+  ...NODE_LOOKUP,
   description:
     "A connection to a Proxmox VE cluster, a Cloud Director install or a vCenter server.",
   authScopes: mayView,

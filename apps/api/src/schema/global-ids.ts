@@ -12,3 +12,11 @@ export function decodeUuidGlobalID(globalID: string): { typename: string; id: st
   if (!UUID.test(decoded.id)) throw new PothosValidationError(`Invalid global ID: ${globalID}`);
   return decoded;
 }
+
+/**
+ * What every prismaNode shares: its global id is its `id` column, and node(id)/nodes(ids) answer
+ * null for an id that names no row — deleted, never created, or a row of another type.
+ */
+// TRAP: issue 20 — without `nullable` Pothos loads nodes with findUniqueOrThrow: a missing row is
+// Prisma's "No record was found", masked as INTERNAL_SERVER_ERROR, and it fails all of nodes(ids).
+export const NODE_LOOKUP = { id: { field: "id" }, nullable: true } as const;

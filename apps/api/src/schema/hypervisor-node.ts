@@ -1,11 +1,12 @@
 // Hypervisor nodes (Proxmox nodes, vCenter hosts) and Director edge gateways.
 import { builder } from "./builder.ts";
 import { ConnectionNode } from "./connection.ts";
+import { NODE_LOOKUP } from "./global-ids.ts";
 
 const viewScope = { VIEW_INVENTORY: true } as const;
 
 const HypervisorNodeRef = builder.prismaNode("HypervisorNode", {
-  id: { field: "id" },
+  ...NODE_LOOKUP,
   authScopes: viewScope,
   description: "A Proxmox node or a vCenter host.",
   fields: (t) => ({
@@ -26,7 +27,7 @@ const HypervisorNodeRef = builder.prismaNode("HypervisorNode", {
 });
 
 const EdgeGatewayRef = builder.prismaNode("EdgeGateway", {
-  id: { field: "id" },
+  ...NODE_LOOKUP,
   authScopes: viewScope,
   description: "A Director edge gateway, owned by a VDC or a VDC group.",
   fields: (t) => ({

@@ -10,6 +10,7 @@ import { NotFoundError } from "../services/errors.ts";
 import type { SyncProgress } from "../services/sync-events.ts";
 import { builder } from "./builder.ts";
 import { ConnectionNode, SyncOutcomeEnum } from "./connection.ts";
+import { NODE_LOOKUP } from "./global-ids.ts";
 
 builder.scalarType("JSON", {
   description: "Any JSON value (source-specific details, previews).",
@@ -37,7 +38,7 @@ const SyncCountsRef = builder.objectRef<SyncCounts>("SyncCounts").implement({
 });
 
 export const SyncRunNode = builder.prismaNode("SyncRun", {
-  id: { field: "id" },
+  ...NODE_LOOKUP,
   description: "One sync of one connection: when, why, how it ended, what it did and did not do.",
   authScopes: { VIEW_INVENTORY: true },
   fields: (t) => ({

@@ -3,10 +3,11 @@
 import { ValidationError } from "../services/errors.ts";
 import { createUser } from "../services/users.ts";
 import { builder } from "./builder.ts";
+import { NODE_LOOKUP } from "./global-ids.ts";
 import { CapabilityEnum } from "./viewer.ts";
 
 builder.prismaNode("User", {
-  id: { field: "id" },
+  ...NODE_LOOKUP,
   description: "A person who signs in to Hyperlens.",
   authScopes: { MANAGE_USERS: true },
   fields: (t) => ({

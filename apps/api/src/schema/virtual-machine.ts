@@ -5,6 +5,7 @@ import type { Prisma } from "@hyperlens/db";
 import { effectiveLastSeenAt } from "@hyperlens/sync";
 import { builder } from "./builder.ts";
 import { ConnectionKindEnum, ConnectionNode } from "./connection.ts";
+import { NODE_LOOKUP } from "./global-ids.ts";
 import {
   ConfirmationEnum,
   GuestKindEnum,
@@ -202,16 +203,19 @@ const detail = (details: Prisma.JsonValue, section: string, key: string): string
 const viewScope = { VIEW_INVENTORY: true } as const;
 
 /** What every source's VirtualMachine variant shares: its id, base columns, scope and interface. */
-const SOURCE_VARIANT = {
-  id: { field: "id" as const },
+const sourceVariant = (source: keyof typeof VARIANT_BY_SOURCE) => ({
+  ...NODE_LOOKUP,
+  // TRAP: issue 20 — the variants share one table: a ProxmoxGuest id naming a vCenter VM's row
+  // would load that VM and serve it as a ProxmoxGuest. An id names a row of its own source only.
+  findUnique: (id: string) => ({ id, source }),
   select: BASE_SELECT,
   authScopes: viewScope,
   interfaces: [VirtualMachineInterface],
-};
+});
 
 builder.prismaNode("VirtualMachine", {
   variant: "ProxmoxGuest",
-  ...SOURCE_VARIANT,
+  ...sourceVariant("PROXMOX"),
   description: "A Proxmox VE QEMU VM or LXC container.",
   fields: (t) => ({
     vmid: t.int({ select: { externalId: true }, resolve: (vm) => Number(vm.externalId) }),
@@ -226,7 +230,7 @@ builder.prismaNode("VirtualMachine", {
 
 export const VcdVmNode = builder.prismaNode("VirtualMachine", {
   variant: "VcdVm",
-  ...SOURCE_VARIANT,
+  ...sourceVariant("VCD"),
   description: "A VMware Cloud Director VM.",
   fields: (t) => ({
     urn: t.exposeString("externalId"),
@@ -245,7 +249,7 @@ export const VcdVmNode = builder.prismaNode("VirtualMachine", {
 
 export const VcenterVmNode = builder.prismaNode("VirtualMachine", {
   variant: "VcenterVm",
-  ...SOURCE_VARIANT,
+  ...sourceVariant("VCENTER"),
   description: "A vCenter VM.",
   fields: (t) => ({
     moref: t.exposeString("externalId"),
