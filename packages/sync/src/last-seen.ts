@@ -12,3 +12,16 @@ export function effectiveLastSeenAt(
   }
   return new Date(Math.max(connection.lastSuccessAt.getTime(), vm.lastSeenAt.getTime()));
 }
+
+/**
+ * When a sync last saw an address of a guest. One in the guest's last read was seen whenever the
+ * guest was — its row is not rewritten while the guest is unchanged, so its own time would stop
+ * at the first sync; a last-known one (SPEC §10) keeps the time it was last seen.
+ */
+export function effectiveIpConfirmedAt(
+  ip: { isLastKnown: boolean; lastConfirmedAt: Date },
+  vm: { confirmation: string; lastSeenAt: Date; removedAt: Date | null },
+  connection: { lastSuccessAt: Date | null },
+): Date {
+  return ip.isLastKnown ? ip.lastConfirmedAt : effectiveLastSeenAt(vm, connection);
+}

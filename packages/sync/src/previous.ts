@@ -8,6 +8,8 @@ export interface PreviousVm {
   id: string;
   summary: VmSummary;
   changedAt: Date;
+  lastSeenAt: Date;
+  removedAt: Date | null;
   confirmation: Confirmation;
   ips: IpAddress[];
 }
@@ -43,6 +45,8 @@ export async function loadPrevious(
       {
         id: row.id,
         changedAt: row.changedAt,
+        lastSeenAt: row.lastSeenAt,
+        removedAt: row.removedAt,
         confirmation: row.confirmation,
         ips: ips.get(row.id) ?? [],
         summary: {

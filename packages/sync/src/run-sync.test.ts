@@ -221,7 +221,7 @@ describe("children of a changed guest", () => {
     const kept = await vmRow("100");
     expect(kept.ips.map((i) => [i.address, i.origin])).toEqual([["10.0.0.100", "AGENT"]]);
     expect(kept.ips[0]?.lastConfirmedAt).toEqual(firstAt);
-    expect(kept.ips[0]?.lastConfirmedAt.getTime()).toBeLessThan(kept.changedAt.getTime());
+    expect(kept.ips[0]?.isLastKnown).toBe(true);
     const changedEvent = kept.events.find((e) => e.type === "CHANGED");
     expect(changedEvent?.changes).not.toHaveProperty("ips");
     // The agent answers again: the live addresses replace the last-known ones.
@@ -229,7 +229,9 @@ describe("children of a changed guest", () => {
       ips: [{ address: "10.9.9.9", origin: "AGENT", interfaceName: "eth0", isAccepted: true }],
     });
     await sync({ lists: [okList("pve1/qemu", [live])] });
-    expect((await vmRow("100")).ips.map((i) => i.address)).toEqual(["10.9.9.9"]);
+    expect((await vmRow("100")).ips.map((i) => [i.address, i.isLastKnown])).toEqual([
+      ["10.9.9.9", false],
+    ]);
   });
 
   it("rejected IPs are stored with isAccepted=false and their reason", async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type IpAddress, type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
 import type { NeutralDisk, NeutralIp, NeutralNic } from "@hyperlens/shared";
 import { diffWrite, eventsOfWrite, type PlannedEvent } from "./changes.ts";
+import { effectiveIpConfirmedAt } from "./last-seen.ts";
 import { ipIdentity } from "./normalize.ts";
 import type { PlannedWrite } from "./plan.ts";
 import { loadPrevious, type PreviousVm } from "./previous.ts";
@@ -91,11 +92,12 @@ async function upsertVms(
 interface IpRow extends NeutralIp {
   vmId: string;
   lastConfirmedAt: Date;
+  isLastKnown: boolean;
 }
 
 /**
- * The AGENT addresses a silent agent leaves as last-known (SPEC §10). If they were live until
- * now and the guest was confirmed by the previous sync, that sync is when they were last seen.
+ * The AGENT addresses a silent agent leaves as last-known (SPEC §10), each with the time a sync
+ * last saw it: for one the previous read still held, when the guest itself was last seen.
  */
 function lastKnownAgentIps(
   ctx: WriteContext,
@@ -104,26 +106,21 @@ function lastKnownAgentIps(
   fresh: NeutralIp[],
 ): IpRow[] {
   const freshIds = new Set(fresh.map(ipIdentity));
+  const previousSync = { lastSuccessAt: ctx.previousSuccessAt };
   return previous.ips
     .filter((ip) => ip.origin === "AGENT" && !freshIds.has(ipIdentity(ip)))
-    .map((ip: IpAddress) => {
-      const wasLive = ip.lastConfirmedAt >= previous.changedAt;
-      const seenLater =
-        wasLive && previous.confirmation === "CONFIRMED" && ctx.previousSuccessAt
-          ? new Date(Math.max(ip.lastConfirmedAt.getTime(), ctx.previousSuccessAt.getTime()))
-          : ip.lastConfirmedAt;
-      return {
-        vmId,
-        address: ip.address,
-        prefixLength: ip.prefixLength ?? undefined,
-        origin: "AGENT",
-        interfaceName: ip.interfaceName,
-        nicKey: ip.nicKey ?? undefined,
-        isAccepted: ip.isAccepted,
-        rejectReason: ip.rejectReason ?? undefined,
-        lastConfirmedAt: seenLater,
-      };
-    });
+    .map((ip: IpAddress) => ({
+      vmId,
+      address: ip.address,
+      prefixLength: ip.prefixLength ?? undefined,
+      origin: "AGENT",
+      interfaceName: ip.interfaceName,
+      nicKey: ip.nicKey ?? undefined,
+      isAccepted: ip.isAccepted,
+      rejectReason: ip.rejectReason ?? undefined,
+      lastConfirmedAt: effectiveIpConfirmedAt(ip, previous, previousSync),
+      isLastKnown: true,
+    }));
 }
 
 /** Replaces the NICs, IPs and disks of rewritten guests; returns rows written. */
@@ -149,7 +146,9 @@ async function replaceChildren(
   for (const { write, id, previous } of rewritten) {
     for (const nic of write.vm.nics) nics.push({ ...nic, vmId: id });
     for (const disk of write.vm.disks) disks.push({ ...disk, vmId: id });
-    for (const ip of write.vm.ips) ips.push({ ...ip, vmId: id, lastConfirmedAt: ctx.now });
+    for (const ip of write.vm.ips) {
+      ips.push({ ...ip, vmId: id, lastConfirmedAt: ctx.now, isLastKnown: false });
+    }
     // TRAP: SPEC §10 last-known IPs — without it a stopped VM loses the addresses it had.
     if (!write.vm.ipsFromGuestAreLive && previous) {
       ips.push(...lastKnownAgentIps(ctx, id, previous, write.vm.ips));
@@ -202,6 +201,7 @@ async function replaceChildren(
         cast: "timestamptz",
         value: (i) => i.lastConfirmedAt.toISOString(),
       },
+      { name: "isLastKnown", cast: "boolean", value: (i) => i.isLastKnown },
     ],
     ips,
     'ON CONFLICT ("vmId","address","interfaceName") DO NOTHING',

@@ -2,7 +2,7 @@
 // with source-specific fields on ProxmoxGuest, VcdVm and VcenterVm. Lists page by cursor so rows
 // added while a client pages through cause neither duplicates nor gaps.
 import type { Prisma } from "@hyperlens/db";
-import { effectiveLastSeenAt } from "@hyperlens/sync";
+import { effectiveIpConfirmedAt, effectiveLastSeenAt } from "@hyperlens/sync";
 import { builder } from "./builder.ts";
 import { ConnectionKindEnum, ConnectionNode } from "./connection.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
@@ -44,6 +44,14 @@ const VmLocation = builder
     }),
   });
 
+/** What effectiveLastSeenAt reads of a guest: its own columns and its connection's last success. */
+const GUEST_LAST_SEEN_SELECT = {
+  lastSeenAt: true,
+  confirmation: true,
+  removedAt: true,
+  connection: { select: { lastSuccessAt: true } },
+} as const;
+
 builder.prismaObject("IpAddress", {
   description:
     "An address of a guest. Rejected ones carry the reason they do not count (SPEC §10).",
@@ -55,9 +63,16 @@ builder.prismaObject("IpAddress", {
     nicKey: t.exposeString("nicKey", { nullable: true }),
     isAccepted: t.exposeBoolean("isAccepted"),
     rejectReason: t.exposeString("rejectReason", { nullable: true }),
-    lastConfirmedAt: t.expose("lastConfirmedAt", {
+    lastConfirmedAt: t.field({
       type: "DateTime",
-      description: "When a sync last saw it.",
+      description:
+        "When a sync last saw it: with its guest while the guest's reads hold it, else (last-known) the last read that did.",
+      select: {
+        lastConfirmedAt: true,
+        isLastKnown: true,
+        vm: { select: GUEST_LAST_SEEN_SELECT },
+      },
+      resolve: (ip) => effectiveIpConfirmedAt(ip, ip.vm, ip.vm.connection),
     }),
   }),
 });
@@ -159,12 +174,7 @@ export const VirtualMachineInterface = builder.prismaInterface("VirtualMachine",
     lastSeenAt: t.field({
       type: "DateTime",
       description: "When a sync last confirmed this guest.",
-      select: {
-        lastSeenAt: true,
-        confirmation: true,
-        removedAt: true,
-        connection: { select: { lastSuccessAt: true } },
-      },
+      select: GUEST_LAST_SEEN_SELECT,
       resolve: (vm) => effectiveLastSeenAt(vm, vm.connection),
     }),
     changedAt: t.expose("changedAt", { type: "DateTime" }),
