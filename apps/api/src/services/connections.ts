@@ -3,6 +3,7 @@
 import {
   type Connection,
   type ConnectionKind,
+  type Prisma,
   type PrismaClient,
   type SecretBox,
   SecretDecryptError,
@@ -17,6 +18,7 @@ import {
   SecretUnreadableError,
   ValidationError,
 } from "./errors.ts";
+import { keptSecretTargetProblem, type SecretTarget, secretTargetOf } from "./secret-target.ts";
 
 export const MIN_SYNC_INTERVAL_SECONDS = 60;
 export const MAX_SYNC_INTERVAL_SECONDS = 7 * 24 * 3600;
@@ -158,6 +160,11 @@ export async function saveConnection(
     throw new NotFoundError(`No ${kind} connection with id ${input.id} exists.`);
   }
   const problems = validate(kind, input, !existing);
+  const target = secretTargetOf(kind, input);
+  const isSecretKept = isKeptSecret(input.secret);
+  // TRAP: SPEC §1 — a kept secret re-pointed at another address or user is sent to whoever is there.
+  const keptSecretProblem = existing && isSecretKept && keptSecretTargetProblem(existing, target);
+  if (keptSecretProblem) problems.push(keptSecretProblem);
   const name = input.name.trim();
   const clash = await prisma.connection.findFirst({
     where: { kind, name, NOT: { id: existing?.id } },
@@ -168,9 +175,7 @@ export async function saveConnection(
 
   const fields = {
     name,
-    baseUrl: input.url.trim().replace(/\/+$/, ""),
-    username: input.username.trim(),
-    tokenId: kind === "PROXMOX" ? input.tokenId?.trim() || null : null,
+    ...target,
     // Director decides by the organization: System means a provider administrator.
     isProvider: kind === "VCD" && /@system$/i.test(input.username.trim()),
     verifyTls: input.verifyTls ?? existing?.verifyTls ?? true,
@@ -185,10 +190,10 @@ export async function saveConnection(
         : {}),
     },
   };
-  const newSecret = isKeptSecret(input.secret) ? undefined : (input.secret ?? undefined);
+  const newSecret = isSecretKept ? undefined : (input.secret ?? undefined);
   return prisma.$transaction(async (tx) => {
     const connection = existing
-      ? await tx.connection.update({ where: { id: existing.id }, data: fields })
+      ? await updateConnection(tx, existing, fields, isSecretKept)
       : await tx.connection.create({ data: { kind, ...fields } });
     if (newSecret !== undefined) {
       const sealed = secrets.seal(newSecret, connection.id);
@@ -213,6 +218,31 @@ export async function saveConnection(
     });
     return connection;
   });
+}
+
+/** Writes an edit; one that keeps the stored secret lands only while the row's target is the one checked. */
+async function updateConnection(
+  tx: Prisma.TransactionClient,
+  existing: SecretTarget & { id: string },
+  fields: Prisma.ConnectionUpdateManyMutationInput,
+  isSecretKept: boolean,
+): Promise<Connection> {
+  if (!isSecretKept) return tx.connection.update({ where: { id: existing.id }, data: fields });
+  // TRAP: SPEC §1 — an edit that re-pointed the row after our check must not lend it the stored secret.
+  const { baseUrl, username, tokenId } = existing;
+  const { count } = await tx.connection.updateMany({
+    where: { id: existing.id, baseUrl, username, tokenId },
+    data: fields,
+  });
+  if (count === 0) {
+    throw ValidationError.of([
+      {
+        field: "secret",
+        message: "The address or user was changed meanwhile: give the secret again.",
+      },
+    ]);
+  }
+  return tx.connection.findUniqueOrThrow({ where: { id: existing.id } });
 }
 
 /** Deletes a connection and, explicitly, every inventory row it owns. */
