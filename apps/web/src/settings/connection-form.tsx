@@ -7,6 +7,7 @@ import {
   type ConnectionDraft,
   type DraftProblems,
   inputFromDraft,
+  keepsStoredSecret,
   serverProblemsByField,
   validateDraft,
 } from "./connection-validation.ts";
@@ -27,8 +28,20 @@ function draftOf(kind: ConnectionKind, connection: Connection | undefined): Conn
     verifyTls: connection?.verifyTls ?? true,
     isProvider: connection?.isProvider ?? false,
     isActive: connection?.isActive ?? true,
-    hasSecret: connection?.hasSecret ?? false,
+    storedSecretFor: connection?.hasSecret
+      ? {
+          url: connection.url ?? "",
+          username: connection.username ?? "",
+          tokenId: connection.tokenId ?? "",
+        }
+      : null,
   };
+}
+
+/** What the secret field says about a stored secret: kept if left blank, or needed again. */
+function secretHint(draft: ConnectionDraft, isSecretKept: boolean): string | undefined {
+  if (isSecretKept) return `${t("settings.hint.secretStored")} ${t("settings.hint.secretTarget")}`;
+  return draft.storedSecretFor ? t("settings.hint.secretAgain") : undefined;
 }
 
 /** Add or edit a connection of one kind. The secret is never shown; left blank it is kept. */
@@ -44,6 +57,7 @@ export function ConnectionForm(props: {
   const [, save] = useMutation<{ result: MutationResult<Connection> }>(SAVE_CONNECTION[props.kind]);
   const [isSaving, setSaving] = useState(false);
   const own: DraftProblems = validateDraft(draft);
+  const isSecretKept = keepsStoredSecret(draft);
   const prefix = `connection-${props.kind.toLowerCase()}`;
 
   const problemsOf = (field: keyof ConnectionDraft) => {
@@ -144,7 +158,7 @@ export function ConnectionForm(props: {
         label={
           props.kind === "PROXMOX" ? t("settings.field.tokenSecret") : t("settings.field.password")
         }
-        hint={draft.hasSecret ? t("settings.hint.secretStored") : undefined}
+        hint={secretHint(draft, isSecretKept)}
         problems={problemsOf("secret")}
       >
         {(aria) => (
@@ -152,7 +166,7 @@ export function ConnectionForm(props: {
             {...aria}
             type="password"
             value={draft.secret}
-            placeholder={draft.hasSecret ? t("settings.secretStored") : ""}
+            placeholder={isSecretKept ? t("settings.secretStored") : ""}
             autoComplete="new-password"
             onChange={(e) => set("secret", e.target.value)}
             onBlur={() => setTouched((s) => ({ ...s, secret: true }))}

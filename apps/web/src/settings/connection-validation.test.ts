@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   type ConnectionDraft,
   inputFromDraft,
+  keepsStoredSecret,
   serverProblemsByField,
   validateDraft,
 } from "./connection-validation.ts";
@@ -17,8 +18,9 @@ const draft: ConnectionDraft = {
   verifyTls: true,
   isProvider: false,
   isActive: true,
-  hasSecret: false,
+  storedSecretFor: null,
 };
+const stored = { url: draft.url, username: draft.username, tokenId: draft.tokenId };
 
 describe("validateDraft", () => {
   it("accepts a complete https Proxmox draft", () => {
@@ -44,13 +46,29 @@ describe("validateDraft", () => {
 
   it("needs a secret on the first save but not when one is stored", () => {
     expect(validateDraft({ ...draft, secret: "" }).secret).toBe("settings.problem.secretFirst");
-    expect(validateDraft({ ...draft, secret: "", hasSecret: true }).secret).toBeUndefined();
+    expect(validateDraft({ ...draft, secret: "", storedSecretFor: stored }).secret).toBeUndefined();
+  });
+
+  it("needs the secret again once the address, user or token id differs from where it was stored", () => {
+    const editing = { ...draft, id: "C1", secret: "", storedSecretFor: stored };
+    expect(keepsStoredSecret(editing)).toBe(true);
+    expect(keepsStoredSecret({ ...editing, name: "renamed", url: `${draft.url}/` })).toBe(true);
+    for (const change of [
+      { url: "https://elsewhere.example:8006" },
+      { username: "root@pam" },
+      { tokenId: "other" },
+      { tokenId: "" },
+    ]) {
+      expect(keepsStoredSecret({ ...editing, ...change }), JSON.stringify(change)).toBe(false);
+      expect(validateDraft({ ...editing, ...change }).secret).toBe("settings.problem.secretAgain");
+      expect(validateDraft({ ...editing, ...change, secret: "new" }).secret).toBeUndefined();
+    }
   });
 });
 
 describe("inputFromDraft", () => {
   it("leaves the secret out when blank so the stored one is kept", () => {
-    const input = inputFromDraft({ ...draft, id: "C1", secret: "", hasSecret: true });
+    const input = inputFromDraft({ ...draft, id: "C1", secret: "", storedSecretFor: stored });
     expect(input).not.toHaveProperty("secret");
     expect(input.id).toBe("C1");
   });

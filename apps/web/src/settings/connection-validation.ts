@@ -3,6 +3,13 @@
 import type { ConnectionKind, FieldProblem } from "../graphql/types.ts";
 import type { MessageKey } from "../i18n/i18n.ts";
 
+/** Where, and as whom, a stored secret was entered for: the fields that, changed, need it again. */
+export interface SecretTargetDraft {
+  url: string;
+  username: string;
+  tokenId: string;
+}
+
 /** The fields of the connection form, as typed. */
 export interface ConnectionDraft {
   id?: string;
@@ -16,7 +23,8 @@ export interface ConnectionDraft {
   verifyTls: boolean;
   isProvider: boolean;
   isActive: boolean;
-  hasSecret: boolean;
+  /** The target the stored secret was entered for; null when no secret is stored. */
+  storedSecretFor: SecretTargetDraft | null;
 }
 
 /** Problems by field: message keys from the form's own checks. */
@@ -44,8 +52,29 @@ export function validateDraft(draft: ConnectionDraft): DraftProblems {
     problems.username = "settings.problem.vcdUserOrg";
   else if (draft.kind === "PROXMOX" && !/^[^@\s]+@[^@\s!]+$/.test(username))
     problems.username = "settings.problem.pveUserRealm";
-  if (!draft.hasSecret && !draft.secret) problems.secret = "settings.problem.secretFirst";
+  if (!draft.secret && !keepsStoredSecret(draft)) {
+    problems.secret = draft.storedSecretFor
+      ? "settings.problem.secretAgain"
+      : "settings.problem.secretFirst";
+  }
   return problems;
+}
+
+const targetOf = (draft: SecretTargetDraft): SecretTargetDraft => ({
+  url: draft.url.trim().replace(/\/+$/, ""),
+  username: draft.username.trim(),
+  tokenId: draft.tokenId.trim(),
+});
+
+/**
+ * Whether a blank secret keeps the stored one: a secret is stored and the draft still points where,
+ * and as whom, it was entered for. The server applies the same rule (a changed target refuses a
+ * blank secret), so the form says so before sending.
+ */
+export function keepsStoredSecret(draft: ConnectionDraft): boolean {
+  if (!draft.storedSecretFor) return false;
+  const [now, then] = [targetOf(draft), targetOf(draft.storedSecretFor)];
+  return now.url === then.url && now.username === then.username && now.tokenId === then.tokenId;
 }
 
 /** The mutation input for a draft. A blank secret on an edit keeps the stored one. */
