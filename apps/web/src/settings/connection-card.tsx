@@ -5,6 +5,7 @@ import type { Connection } from "../graphql/types.ts";
 import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { navigate } from "../shell/router.ts";
+import { failureText } from "../sync/failure-text.ts";
 import { useSync } from "../sync/sync-context.tsx";
 import { SyncPanel } from "../sync/sync-panel.tsx";
 import { Badge } from "../ui/badge.tsx";
@@ -105,8 +106,7 @@ export function ConnectionCard(props: {
           <Badge tone={testResult.ok ? "ok" : "danger"}>
             {testResult.ok ? t("settings.testOk") : t("settings.testFailed")}
           </Badge>{" "}
-          {testResult.errorClass ? `${testResult.errorClass}: ` : ""}
-          {testResult.message}
+          {failureText(testResult.errorClass, testResult.message)}
         </p>
       )}
       {problem && <p role="alert">{problem}</p>}

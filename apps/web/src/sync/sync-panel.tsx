@@ -2,6 +2,7 @@ import type { Connection } from "../graphql/types.ts";
 import { formatCount } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
+import { failureText } from "./failure-text.ts";
 import { useSync } from "./sync-context.tsx";
 import { type ConnectionProgress, progressTone } from "./sync-progress.ts";
 
@@ -52,8 +53,7 @@ function ProgressItem(props: { progress: ConnectionProgress; name: string }) {
       )}
       {p.status === "failed" && (
         <div role="alert" className="tone-text-danger">
-          {p.errorClass ? `${p.errorClass}: ` : ""}
-          {p.message}
+          {failureText(p.errorClass, p.message)}
         </div>
       )}
       {p.status === "finished" && p.message && <div className="muted">{p.message}</div>}
