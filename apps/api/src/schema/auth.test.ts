@@ -5,11 +5,14 @@ const SIGN_IN = `mutation($u: String!, $p: String!) {
   signIn(username: $u, password: $p) {
     __typename
     ... on Error { message }
+    ... on RateLimitedError { retryAt }
     ... on MutationSignInSuccess { data { username capabilities } }
   }
 }`;
 
-type SignIn = { signIn: { __typename: string; message?: string; data?: { username: string } } };
+type SignIn = {
+  signIn: { __typename: string; message?: string; retryAt?: string; data?: { username: string } };
+};
 
 describe("signing in", () => {
   let app: TestApp;
@@ -84,11 +87,14 @@ describe("signing in", () => {
     expect(after.body.data?.viewer).toBeNull();
   });
 
-  it("locks sign-in after repeated failures, even with the right password", async () => {
+  it("makes a user name wait after five failures, even with the right password", async () => {
     await app.signedInAs("erin");
     for (let i = 0; i < 5; i++) await app.graphql(SIGN_IN, { u: "erin", p: `wrong password ${i}` });
     const locked = await app.graphql<SignIn>(SIGN_IN, { u: "erin", p: TEST_PASSWORD });
     expect(locked.body.data?.signIn.__typename).toBe("RateLimitedError");
+    // A short wait, not the 15-minute lock anyone could once inflict on anyone.
+    const retryAt = Date.parse(locked.body.data?.signIn.retryAt ?? "");
+    expect(retryAt - Date.now()).toBeLessThanOrEqual(1_000);
     expect(locked.headers.get("set-cookie")).toBeNull();
   });
 });

@@ -1,14 +1,16 @@
-// Signing in: the same answer for an unknown user and a wrong password, in the same time, and
-// a lock after repeated failures (which also hides whether the password was right).
+// Signing in: the same answer for an unknown user and a wrong password, in the same time, and a
+// limit on attempts per user name and per client address that is charged before the password is
+// checked (so a refused attempt tells nothing about the password).
 import type { PrismaClient } from "@hyperlens/db";
 import { verifyAgainstDummy, verifyPassword } from "../auth/passwords.ts";
 import { createSession, type SessionPolicy } from "../auth/sessions.ts";
 import {
-  clearFailures,
-  lockedUntil,
-  recordFailure,
+  reserveSignInAttempt,
+  settleSuccessfulSignIn,
+  signInKeys,
   type ThrottlePolicy,
 } from "../auth/throttle.ts";
+import { findUserByName } from "./users.ts";
 
 export type SignInResult =
   | { ok: true; secret: string; userId: string }
@@ -18,24 +20,22 @@ export type SignInResult =
 /** Checks credentials and, when they hold, creates a fresh session (a new id every sign-in). */
 export async function signIn(
   prisma: PrismaClient,
-  input: { username: string; password: string; address?: string },
+  input: { username: string; password: string; address?: string | undefined },
   policy: SessionPolicy,
   throttle?: ThrottlePolicy,
 ): Promise<SignInResult> {
   const username = input.username.trim();
-  const retryAt = await lockedUntil(prisma, username, input.address);
+  const account = await findUserByName(prisma, username);
+  const keys = signInKeys(account, username, input.address);
+  const retryAt = await reserveSignInAttempt(prisma, keys, throttle);
   if (retryAt) return { ok: false, reason: "RATE_LIMITED", retryAt };
-  const user = await prisma.user.findFirst({
-    where: { username: { equals: username, mode: "insensitive" }, disabledAt: null },
-  });
+  const user = account && !account.disabledAt ? account : null;
   const isValid = user
     ? await verifyPassword(input.password, user.passwordHash)
     : await verifyAgainstDummy(input.password);
-  if (!user || !isValid) {
-    await recordFailure(prisma, username, input.address, throttle);
-    return { ok: false, reason: "INVALID_CREDENTIALS" };
-  }
-  await clearFailures(prisma, username);
+  // A failure was counted when the attempt was reserved.
+  if (!user || !isValid) return { ok: false, reason: "INVALID_CREDENTIALS" };
+  await settleSuccessfulSignIn(prisma, keys, throttle);
   const { secret } = await createSession(prisma, user.id, policy);
   return { ok: true, secret, userId: user.id };
 }

@@ -1,5 +1,5 @@
 // User accounts: the one place their rules live, used by GraphQL, the CLI and the tests.
-import type { Capability, PrismaClient } from "@hyperlens/db";
+import { type Capability, Prisma, type PrismaClient, type User } from "@hyperlens/db";
 import { hashPassword, passwordProblem } from "../auth/passwords.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { recordAudit } from "./audit.ts";
@@ -25,21 +25,26 @@ export async function createUser(prisma: PrismaClient, input: NewUser, actor: Vi
   }
   const problem = passwordProblem(input.password);
   if (problem) throw new ValidationError(problem, "password");
-  const existing = await prisma.user.findFirst({
-    where: { username: { equals: username, mode: "insensitive" } },
-  });
-  if (existing)
-    throw new ValidationError(`A user named ${existing.username} already exists.`, "username");
-  const user = await prisma.user.create({
-    data: {
-      username,
-      passwordHash: await hashPassword(input.password),
-      capabilities: input.isAdmin
-        ? []
-        : [...new Set<Capability>(input.capabilities ?? ["VIEW_INVENTORY"])],
-      isAdmin: input.isAdmin ?? false,
-    },
-  });
+  const existing = await findUserByName(prisma, username);
+  if (existing) throw nameTaken(existing.username);
+  const passwordHash = await hashPassword(input.password);
+  const user = await prisma.user
+    .create({
+      data: {
+        username,
+        passwordHash,
+        capabilities: input.isAdmin
+          ? []
+          : [...new Set<Capability>(input.capabilities ?? ["VIEW_INVENTORY"])],
+        isAdmin: input.isAdmin ?? false,
+      },
+    })
+    .catch((error: unknown) => {
+      // Two creations of one name at once: the unique index on lower(username) refuses the second.
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
+        throw nameTaken(username);
+      throw error;
+    });
   await recordAudit(prisma, actor, {
     action: "user.create",
     targetType: "user",
@@ -47,6 +52,23 @@ export async function createUser(prisma: PrismaClient, input: NewUser, actor: Vi
     details: { username, isAdmin: user.isAdmin, capabilities: user.capabilities },
   });
   return user;
+}
+
+function nameTaken(username: string) {
+  return new ValidationError(`A user named ${username} already exists.`, "username");
+}
+
+/**
+ * The account with this name, compared case-insensitively and otherwise exactly (disabled ones
+ * too); null when there is none.
+ */
+export async function findUserByName(prisma: PrismaClient, username: string): Promise<User | null> {
+  // TRAP: docs/api.md sign-in — Prisma's `equals` with `mode: "insensitive"` is ILIKE, where "_"
+  // and "%" are wildcards: "vict_m" signed in as victim. lower() = lower() compares characters.
+  const rows = await prisma.$queryRaw<{ id: string }[]>`
+    SELECT "id" FROM "users" WHERE lower("username") = lower(${username})`;
+  const id = rows[0]?.id;
+  return id ? prisma.user.findUnique({ where: { id } }) : null;
 }
 
 /** True once any user exists (first-run setup is over). */
