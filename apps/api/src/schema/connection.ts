@@ -132,7 +132,7 @@ const baseInputFields = (t: PothosInputFields) => ({
   secret: t.string({
     required: false,
     description:
-      "Password or token secret. Blank or the placeholder keeps the stored one when editing.",
+      "Password or token secret. Blank or the placeholder keeps the stored one when editing, unless url, username or tokenId changes: then it must be given again.",
   }),
   verifyTls: t.boolean({
     required: false,
