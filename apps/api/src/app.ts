@@ -70,6 +70,7 @@ export async function createServices(
       leaseTtlMs: config.syncLeaseMs,
       ...(options.role ? { role: options.role } : {}),
     }),
+    manualSyncCooldownMs: config.manualSyncCooldownMs,
     metrics: createMetrics(),
     tracing: await startTracing(config.tracing, logger),
   };

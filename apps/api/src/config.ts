@@ -103,6 +103,7 @@ export interface Config {
   dataDir: string;
   secretKey: string | undefined;
   previousSecretKeys: string | undefined;
+  HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS: seconds(60, 0, 86400),
   sessionIdleMs: number;
   sessionMaxMs: number;
   /** Origins allowed to open WebSockets and send credentialed requests besides our own. */
@@ -147,6 +148,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const c = parsed.data;
   const dataDir = path.resolve(c.HYPERLENS_DATA_DIR);
   return {
+  /**
+   * How long after a connection's last run started a manual sync of it gets that run back
+   * instead of reading the hypervisor again (0: off). Scheduled syncs do not wait for it.
+   */
+  manualSyncCooldownMs: number;
     isProduction: c.NODE_ENV === "production",
     port: c.PORT,
     host: c.HOST,
@@ -175,3 +181,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tracing: tracingConfigFrom(c),
   };
 }
+    manualSyncCooldownMs: c.HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS * 1000,

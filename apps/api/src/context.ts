@@ -19,6 +19,8 @@ export interface AppServices {
   events: SyncEvents;
   /** The syncs this replica runs, its lease holder name, and whether it still takes work. */
   syncs: SyncCoordinator;
+  /** How long after a connection's last run started a manual sync gets that run back (0: off). */
+  manualSyncCooldownMs: number;
   metrics: AppMetrics;
   /** OpenTelemetry tracing; undefined when off (no OTEL_* exporter or endpoint configured). */
   tracing?: Tracing | undefined;

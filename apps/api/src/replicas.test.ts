@@ -152,6 +152,8 @@ beforeAll(async () => {
     HYPERLENS_SYNC_JITTER_SECONDS: "0",
     HYPERLENS_SCHEDULER_REFRESH_SECONDS: "1",
     HYPERLENS_LOG_LEVEL: "error",
+    // These tests sync one connection again at once, on purpose: no manual-sync cool-down.
+    HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS: "0",
     HOST: "127.0.0.1",
     PORT: "0",
   };

@@ -1,6 +1,11 @@
-/** What a user or API token may do (SPEC §7). The three connection kinds are sensitive. */
+/**
+ * What a user or API token may do (SPEC §7). The three connection kinds are sensitive. RUN_SYNC
+ * (start a manual sync, which reads the whole hypervisor) is separate from VIEW_INVENTORY so it
+ * can be taken away from a viewer or a token; it is granted with view by default.
+ */
 export const CAPABILITIES = [
   "VIEW_INVENTORY",
+  "RUN_SYNC",
   "MANAGE_PROXMOX",
   "MANAGE_VCD",
   "MANAGE_VCENTER",
@@ -9,6 +14,9 @@ export const CAPABILITIES = [
 
 /** One capability name. */
 export type Capability = (typeof CAPABILITIES)[number];
+
+/** What a new user or token gets unless the creator picks otherwise: view, and starting syncs. */
+export const DEFAULT_CAPABILITIES: readonly Capability[] = ["VIEW_INVENTORY", "RUN_SYNC"];
 
 /** True when the string names a capability. */
 export function isCapability(value: string): value is Capability {

@@ -30,6 +30,7 @@ export const builder = new SchemaBuilder<{
         signedIn: ctx.viewer !== null,
         user: ctx.viewer?.kind === "USER",
         VIEW_INVENTORY: has("VIEW_INVENTORY"),
+        RUN_SYNC: has("RUN_SYNC"),
         MANAGE_PROXMOX: has("MANAGE_PROXMOX"),
         MANAGE_VCD: has("MANAGE_VCD"),
         MANAGE_VCENTER: has("MANAGE_VCENTER"),

@@ -7,6 +7,10 @@ import { GraphQLError } from "graphql";
 import type { Context } from "../context.ts";
 import { syncConnection, testConnection } from "../services/connection-runner.ts";
 import { NotFoundError } from "../services/errors.ts";
+import {
+  type ManualSyncCooldown,
+  runWithinManualSyncCooldown,
+} from "../services/manual-sync-cooldown.ts";
 import type { SyncProgress } from "../services/sync-events.ts";
 import { builder } from "./builder.ts";
 import { ConnectionNode, SyncOutcomeEnum } from "./connection.ts";
@@ -36,6 +40,30 @@ const SyncCountsRef = builder.objectRef<SyncCounts>("SyncCounts").implement({
     rowsWritten: t.exposeInt("rowsWritten"),
   }),
 });
+
+const ManualSyncCooldownRef = builder
+  .objectRef<ManualSyncCooldown>("ManualSyncCooldown")
+  .implement({
+    description:
+      "Why a manual sync request got the connection's last run back instead of reading the hypervisor again.",
+    fields: (t) => ({
+      secondsSinceLastRun: t.exposeInt("secondsSinceLastRun"),
+      nextManualSyncAt: t.expose("nextManualSyncAt", { type: "DateTime" }),
+      message: t.exposeString("message"),
+    }),
+  });
+
+// The cool-down notices of one request, by run id: only the answer that handed a run back says so.
+const cooldownNotices = new WeakMap<Context, Map<string, ManualSyncCooldown>>();
+
+function noticesOf(ctx: Context): Map<string, ManualSyncCooldown> {
+  let notices = cooldownNotices.get(ctx);
+  if (!notices) {
+    notices = new Map();
+    cooldownNotices.set(ctx, notices);
+  }
+  return notices;
+}
 
 export const SyncRunNode = builder.prismaNode("SyncRun", {
   ...NODE_LOOKUP,
@@ -67,6 +95,13 @@ export const SyncRunNode = builder.prismaNode("SyncRun", {
     }),
     message: t.exposeString("message", { nullable: true }),
     errorClass: t.exposeString("errorClass", { nullable: true }),
+    manualSyncCooldown: t.field({
+      type: ManualSyncCooldownRef,
+      nullable: true,
+      description:
+        "Set only in the answer to syncConnection/syncAll, when the request came within the manual-sync cool-down: this run is the connection's last one, handed back instead of a new read of the hypervisor.",
+      resolve: (run, _args, ctx) => cooldownNotices.get(ctx)?.get(run.id) ?? null,
+    }),
   }),
 });
 
@@ -107,6 +142,16 @@ async function requireManaged(ctx: Context, id: string) {
 }
 
 async function startSync(ctx: Context, connectionId: string, dryRun: boolean, wait: boolean) {
+  // TRAP: issue 20 — without the cool-down every click or script call reads the whole hypervisor.
+  const recent = await runWithinManualSyncCooldown(ctx.prisma, connectionId, {
+    isDryRun: dryRun,
+    cooldownMs: ctx.manualSyncCooldownMs,
+    now: ctx.syncs.now(),
+  });
+  if (recent) {
+    noticesOf(ctx).set(recent.run.id, recent.cooldown);
+    return recent.run;
+  }
   const trigger = ctx.viewer?.kind === "API_TOKEN" ? "API" : "MANUAL";
   const started = syncConnection(ctx, connectionId, { trigger, dryRun });
   const runId = wait ? (await started.done).syncRunId : await started.syncRunId;
@@ -127,9 +172,9 @@ builder.mutationFields((t) => ({
   }),
   syncConnection: t.prismaField({
     type: SyncRunNode,
-    authScopes: { VIEW_INVENTORY: true },
+    authScopes: { $all: { VIEW_INVENTORY: true, RUN_SYNC: true } },
     description:
-      "Starts a sync of one connection and returns its run (RUNNING unless `wait`). A sync already running is joined, never doubled. `dryRun` writes nothing and stores a preview.",
+      "Starts a sync of one connection and returns its run (RUNNING unless `wait`). A sync already running is joined, never doubled. `dryRun` writes nothing and stores a preview. Within the manual-sync cool-down after the last run started, that run is returned with `manualSyncCooldown` set.",
     args: {
       id: t.arg.globalID({ required: true, for: [ConnectionNode] }),
       dryRun: t.arg.boolean({ required: false, defaultValue: false }),
@@ -143,8 +188,9 @@ builder.mutationFields((t) => ({
   }),
   syncAll: t.prismaField({
     type: [SyncRunNode],
-    authScopes: { VIEW_INVENTORY: true },
-    description: "Starts a sync of every active connection (changes no configuration).",
+    authScopes: { $all: { VIEW_INVENTORY: true, RUN_SYNC: true } },
+    description:
+      "Starts a sync of every active connection (changes no configuration); a connection within its manual-sync cool-down answers with its last run, `manualSyncCooldown` set.",
     resolve: async (_query, _root, _args, ctx) => {
       const connections = await ctx.prisma.connection.findMany({
         where: { isActive: true },

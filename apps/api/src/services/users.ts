@@ -1,5 +1,6 @@
 // User accounts: the one place their rules live, used by GraphQL, the CLI and the tests.
 import { type Capability, Prisma, type PrismaClient, type User } from "@hyperlens/db";
+import { DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { hashPassword, passwordProblem } from "../auth/passwords.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { recordAudit } from "./audit.ts";
@@ -7,10 +8,11 @@ import { ValidationError } from "./errors.ts";
 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 
+/** A user to create; without `capabilities`, the defaults (view, and starting syncs). */
 export interface NewUser {
   username: string;
   password: string;
-  capabilities?: Capability[];
+  capabilities?: readonly Capability[];
   isAdmin?: boolean;
 }
 
@@ -35,7 +37,7 @@ export async function createUser(prisma: PrismaClient, input: NewUser, actor: Vi
         passwordHash,
         capabilities: input.isAdmin
           ? []
-          : [...new Set<Capability>(input.capabilities ?? ["VIEW_INVENTORY"])],
+          : [...new Set<Capability>(input.capabilities ?? DEFAULT_CAPABILITIES)],
         isAdmin: input.isAdmin ?? false,
       },
     })

@@ -1,7 +1,7 @@
 // Starts a real Hyperlens server on a throw-away database for a test file.
 
 import { createTestDatabase, generateSecretKeyText, loadKeyring, SecretBox } from "@hyperlens/db";
-import type { Capability } from "@hyperlens/shared";
+import { type Capability, DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { SetupTokens } from "../auth/setup-token.ts";
 import { type Config, loadConfig } from "../config.ts";
 import type { AppServices } from "../context.ts";
@@ -40,9 +40,17 @@ export interface TestApp {
 export const TEST_PASSWORD = "correct horse battery staple";
 registerSecret(TEST_PASSWORD);
 
+/**
+ * The server's configuration for tests. Manual syncs have no cool-down here, since most tests
+ * sync one connection several times; a test of the cool-down sets `manualSyncCooldownMs`.
+ */
+export function testConfig(): Config {
+  return { ...loadConfig({ NODE_ENV: "test" }), manualSyncCooldownMs: 0 };
+}
+
 /** Services on a throw-away database, with a fresh key and log lines collected in memory. */
 export async function createTestServices(
-  config: Config = loadConfig({ NODE_ENV: "test" }),
+  config: Config = testConfig(),
   options: { onQuery?: (sql: string) => void } = {},
 ) {
   const db = await createTestDatabase(options);
@@ -66,6 +74,7 @@ export async function createTestServices(
     setupTokens: new SetupTokens(),
     events: createSyncEvents(),
     syncs: createSyncCoordinator(),
+    manualSyncCooldownMs: config.manualSyncCooldownMs,
     metrics: createMetrics({ withProcessMetrics: false }),
   };
   return { db, services, logLines };
@@ -76,7 +85,7 @@ export async function startTestApp(
   options: { onQuery?: (sql: string) => void } = {},
 ): Promise<TestApp> {
   const config: Config = {
-    ...loadConfig({ NODE_ENV: "test" }),
+    ...testConfig(),
     host: "127.0.0.1",
     port: 0,
     ...overrides,
@@ -113,7 +122,7 @@ export async function startTestApp(
           username,
           password: TEST_PASSWORD,
           isAdmin: options.isAdmin ?? false,
-          capabilities: options.capabilities ?? ["VIEW_INVENTORY"],
+          capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
         },
         null,
       );
