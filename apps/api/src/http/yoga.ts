@@ -18,9 +18,11 @@ import { useGraphqlMetrics } from "../metrics/graphql-metrics-plugin.ts";
 import { schema } from "../schema/index.ts";
 import { NotFoundError, ShuttingDownError, ValidationError } from "../services/errors.ts";
 import { useGraphqlTracing } from "../telemetry/graphql-tracing-plugin.ts";
+import { clientAddressResolver } from "./client-address.ts";
 import { credentialsFromHeaders } from "./credential-recheck.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 import { useMalformedParametersAreBadRequests } from "./malformed-parameters.ts";
+import { useProductionSchemaPrivacy, withoutSuggestions } from "./production-schema-privacy.ts";
 import { useRefuseUnstorableText } from "./refuse-unstorable-text.ts";
 import { tagTooComplex, withInputErrorCode } from "./request-error-codes.ts";
 import { useSseSubscriptionRecheck } from "./sse-subscription-recheck.ts";
@@ -52,6 +54,45 @@ export function countRejectedCredentials(services: AppServices, credentials: Cre
 /** Builds the Yoga instance for the given services. */
 export function createGraphqlHandler(services: AppServices, config: Config) {
   const cookiesOf = new WeakMap<Request, string[]>();
+  const clientAddressOf = clientAddressResolver(config.trustedProxies);
+  const maskError = (error: unknown, message: string): GraphQLError => {
+    // Errors we raised on purpose carry a code and a message for a person; the rest is masked.
+    if (error instanceof GraphQLError) {
+      const original = error.originalError;
+      // Pothos refuses a malformed or foreign global id before any resolver runs.
+      if (original instanceof PothosValidationError || error instanceof PothosValidationError) {
+        return new GraphQLError(error.message, {
+          ...(error.path ? { path: error.path } : {}),
+          extensions: { code: ERROR_CODES.BAD_USER_INPUT, field: "id" },
+        });
+      }
+      if (!original || original instanceof GraphQLError) return withInputErrorCode(error);
+    }
+    const original = error instanceof GraphQLError ? error.originalError : error;
+    if (original instanceof NotFoundError) {
+      return new GraphQLError(original.message, {
+        extensions: { code: ERROR_CODES.NOT_FOUND },
+      });
+    }
+    if (original instanceof ValidationError) {
+      return new GraphQLError(original.message, {
+        extensions: {
+          code: ERROR_CODES.BAD_USER_INPUT,
+          field: original.field,
+          problems: original.problems,
+        },
+      });
+    }
+    if (original instanceof ShuttingDownError) {
+      return new GraphQLError(original.message, {
+        extensions: { code: ERROR_CODES.SHUTTING_DOWN },
+      });
+    }
+    services.logger.error({ err: original }, "Unexpected error in a GraphQL request");
+    return new GraphQLError(message, {
+      extensions: { code: ERROR_CODES.INTERNAL_SERVER_ERROR },
+    });
+  };
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -63,42 +104,9 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
     logging: false,
     maskedErrors: {
       maskError: (error, message) => {
-        // Errors we raised on purpose carry a code and a message for a person; the rest is masked.
-        if (error instanceof GraphQLError) {
-          const original = error.originalError;
-          // Pothos refuses a malformed or foreign global id before any resolver runs.
-          if (original instanceof PothosValidationError || error instanceof PothosValidationError) {
-            return new GraphQLError(error.message, {
-              ...(error.path ? { path: error.path } : {}),
-              extensions: { code: ERROR_CODES.BAD_USER_INPUT, field: "id" },
-            });
-          }
-          if (!original || original instanceof GraphQLError) return withInputErrorCode(error);
-        }
-        const original = error instanceof GraphQLError ? error.originalError : error;
-        if (original instanceof NotFoundError) {
-          return new GraphQLError(original.message, {
-            extensions: { code: ERROR_CODES.NOT_FOUND },
-          });
-        }
-        if (original instanceof ValidationError) {
-          return new GraphQLError(original.message, {
-            extensions: {
-              code: ERROR_CODES.BAD_USER_INPUT,
-              field: original.field,
-              problems: original.problems,
-            },
-          });
-        }
-        if (original instanceof ShuttingDownError) {
-          return new GraphQLError(original.message, {
-            extensions: { code: ERROR_CODES.SHUTTING_DOWN },
-          });
-        }
-        services.logger.error({ err: original }, "Unexpected error in a GraphQL request");
-        return new GraphQLError(message, {
-          extensions: { code: ERROR_CODES.INTERNAL_SERVER_ERROR },
-        });
+        const masked = maskError(error, message);
+        // TRAP: docs/operations.md "Production mode" — suggestions name fields introspection hides.
+        return config.isProduction ? withoutSuggestions(masked) : masked;
       },
     },
     plugins: [
@@ -117,6 +125,7 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
       useSseSubscriptionRecheck(services, config.subscriptionRecheckMs),
       useGraphqlMetrics(services.metrics),
       useGraphqlTracing(() => services.tracing),
+      config.isProduction && useProductionSchemaPrivacy(),
     ],
     context: async ({ request, req }): Promise<Context> => {
       const responseCookies: string[] = [];
@@ -127,7 +136,7 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
       return {
         ...services,
         viewer,
-        clientAddress: req?.socket.remoteAddress,
+        clientAddress: req && clientAddressOf(req),
         responseCookies,
         requestId: request.headers.get("x-request-id") ?? randomUUID(),
       };
