@@ -20,8 +20,10 @@ const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
+  // base-uri and form-action do not fall back to default-src: without them an injected <base> or
+  // <form> could send scripts' relative addresses or a typed password elsewhere.
   "content-security-policy":
-    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
 };
 
 /** Where the web build is looked for; overridable for packaged installs. */
