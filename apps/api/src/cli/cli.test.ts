@@ -90,6 +90,20 @@ describe("the hyperlens command", () => {
     });
     expect(await cli(["sync"])).toMatchObject({
       status: 2,
+  it("creates a user who may view and start syncs, or with --no-sync one who may only view", async () => {
+    const byDefault = await cli(
+      ["user", "create", "viewer", "--password-stdin"],
+      "a long enough passphrase\n",
+    );
+    expect(byDefault.out).toContain("Created user viewer. Holds: VIEW_INVENTORY, RUN_SYNC.");
+    const viewOnly = await cli(
+      ["user", "create", "looker", "--password-stdin", "--no-sync"],
+      "a long enough passphrase\n",
+    );
+    expect(viewOnly.out).toContain("Created user looker. Holds: VIEW_INVENTORY.");
+    expect(viewOnly.status).toBe(0);
+  });
+
       out: expect.stringContaining("Usage: hyperlens"),
     });
   });

@@ -1,5 +1,6 @@
 // The hyperlens command line: `npm run hyperlens -- <command>` from the repo root.
 import { DatabaseStartupError, openDatabase, SecretKeyFormatError } from "@hyperlens/db";
+import { DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { closeServices, createServices } from "../app.ts";
 import { ConfigError, loadConfig } from "../config.ts";
 import { limitHeapGrowth } from "../heap-growth.ts";
@@ -18,8 +19,11 @@ import { runSyncCommand } from "./sync-command.ts";
 const USAGE = `Usage: hyperlens <command>
 
 Commands:
-  user create <name> [--password-stdin] [--admin]   create a user (asks for the password,
+  user create <name> [--password-stdin] [--admin] [--no-sync]
+                                                    create a user (asks for the password,
                                                     or reads one line from standard input)
+                                                    who may view and start syncs; --no-sync:
+                                                    view only (no RUN_SYNC)
   sync <connection>                                 sync one connection (by name) now
   sync --all [--force]                              sync every active connection that is due
                                                     (--force: all of them); exit code 1 if any
@@ -36,18 +40,31 @@ class UsageError extends Error {}
 
 async function userCreate(args: string[]) {
   const flags = new Set(args.filter((a) => a.startsWith("--")));
-  const unknown = [...flags].filter((f) => f !== "--password-stdin" && f !== "--admin");
+  const known = new Set(["--password-stdin", "--admin", "--no-sync"]);
+  const unknown = [...flags].filter((f) => !known.has(f));
   const positional = args.filter((a) => !a.startsWith("--"));
   if (unknown.length) throw new UsageError(`Unknown option ${unknown.join(", ")}.`);
   if (positional.length !== 1 || !positional[0])
     throw new UsageError("Give exactly one user name.");
+  if (flags.has("--admin") && flags.has("--no-sync"))
+    throw new UsageError(
+      "An administrator holds every capability; --no-sync goes without --admin.",
+    );
   const password = await readPassword(flags.has("--password-stdin"));
   const config = loadConfig();
   const db = await openDatabase(config.database);
   try {
     const isAdmin = flags.has("--admin");
-    const user = await createUser(db.prisma, { username: positional[0], password, isAdmin }, null);
-    console.log(`Created ${isAdmin ? "administrator" : "user"} ${user.username}.`);
+    const capabilities = flags.has("--no-sync")
+      ? DEFAULT_CAPABILITIES.filter((c) => c !== "RUN_SYNC")
+      : DEFAULT_CAPABILITIES;
+    const user = await createUser(
+      db.prisma,
+      { username: positional[0], password, isAdmin, capabilities },
+      null,
+    );
+    const holds = isAdmin ? "every capability" : user.capabilities.join(", ");
+    console.log(`Created ${isAdmin ? "administrator" : "user"} ${user.username}. Holds: ${holds}.`);
   } finally {
     await db.close();
   }
