@@ -54,8 +54,9 @@ function idsIn(data: unknown): string[] {
   );
 }
 
+/** The distinct error codes of a response; an error without a code counts as "none". */
 const codesOf = (errors: { extensions?: { code?: string } }[] | undefined) =>
-  [...new Set((errors ?? []).map((error) => error.extensions?.code))].sort();
+  [...new Set((errors ?? []).map((error) => error.extensions?.code ?? "none"))].sort();
 
 async function createToken(cookie: string, capabilities: string[]) {
   const res = await app.graphql<{ createApiToken: { data?: { token: string } } }>(
