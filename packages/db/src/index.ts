@@ -5,6 +5,7 @@ export {
   openDatabase,
 } from "./database.ts";
 export * from "./generated/prisma/client.ts";
+export { escapeLikePattern } from "./like-pattern.ts";
 export { applyMigrations, pendingMigrations, readMigrations, type SqlExecutor } from "./migrate.ts";
 export { type RawSql, rawQuery, rawTransaction } from "./raw-transaction.ts";
 export { type RowsByIdReader, rowsByIdReader } from "./rows-by-id.ts";

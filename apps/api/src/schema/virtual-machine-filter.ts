@@ -1,5 +1,5 @@
 // The filter of the unified list, turned into one Prisma `where` (the same for the page and the count).
-import type { Prisma } from "@hyperlens/db";
+import { escapeLikePattern, type Prisma } from "@hyperlens/db";
 import { ValidationError } from "../services/errors.ts";
 import { builder } from "./builder.ts";
 import { ConnectionKindEnum } from "./connection.ts";
@@ -50,8 +50,11 @@ function text(value: string | null | undefined, field: string): string | undefin
   return trimmed === "" ? undefined : trimmed;
 }
 
+// TRAP: issue 20 — Prisma writes an any-case `equals` as ILIKE, so "pve_" matched pve1…pve9.
 const equalsAnyCase = (value: string | undefined) =>
-  value === undefined ? undefined : { equals: value, mode: "insensitive" as const };
+  value === undefined
+    ? undefined
+    : { equals: escapeLikePattern(value), mode: "insensitive" as const };
 
 /**
  * Whether a filter lists live guests only (no tombstones) but not all of them: the live-name
@@ -82,7 +85,8 @@ export function buildVmWhere(
     // nameSort holds lower(name), and the sync stores addresses lower-case: a plain LIKE on
     // either is several times cheaper than ILIKE. Only a term that could be part of an address
     // (hex digits, dots, colons) is looked up in the IPs.
-    const term = search.toLowerCase();
+    // TRAP: issue 20 — `contains` is LIKE: unescaped, a search for "%" listed every guest.
+    const term = escapeLikePattern(search.toLowerCase());
     const byName: Prisma.VirtualMachineWhereInput = { nameSort: { contains: term } };
     const couldBeAddress = /^[0-9a-f.:]+$/i.test(search);
     and.push(
@@ -113,7 +117,9 @@ export function buildVmWhere(
     ...(f.kind ? { kind: { in: [...f.kind] } } : {}),
     ...(f.confirmation ? { confirmation: { in: [...f.confirmation] } } : {}),
     ...(f.tags?.length ? { tags: { hasSome: [...f.tags] } } : {}),
-    ...(guestOs ? { guestOs: { contains: guestOs, mode: "insensitive" as const } } : {}),
+    ...(guestOs
+      ? { guestOs: { contains: escapeLikePattern(guestOs), mode: "insensitive" as const } }
+      : {}),
     nodeName: equalsAnyCase(text(f.nodeName, "nodeName")),
     clusterName: equalsAnyCase(text(f.clusterName, "clusterName")),
     datacenterName: equalsAnyCase(text(f.datacenterName, "datacenterName")),
