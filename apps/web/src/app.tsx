@@ -1,3 +1,4 @@
+import { canRunSync } from "@hyperlens/shared";
 import { useEffect } from "react";
 import { useQuery } from "urql";
 import { AccountRoutes } from "./account/account-routes.tsx";
@@ -78,7 +79,10 @@ export function App() {
         </>
       )}
       {viewer && (
-        <SyncProvider isEnabled={viewer.capabilities.includes("VIEW_INVENTORY")}>
+        <SyncProvider
+          isEnabled={viewer.capabilities.includes("VIEW_INVENTORY")}
+          canSync={canRunSync(viewer.capabilities)}
+        >
           <SignedIn viewer={viewer} onSignedOut={reload} />
         </SyncProvider>
       )}

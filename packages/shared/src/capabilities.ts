@@ -18,6 +18,11 @@ export type Capability = (typeof CAPABILITIES)[number];
 /** What a new user or token gets unless the creator picks otherwise: view, and starting syncs. */
 export const DEFAULT_CAPABILITIES: readonly Capability[] = ["VIEW_INVENTORY", "RUN_SYNC"];
 
+/** Whether these capabilities may start a manual sync: RUN_SYNC, with view (a run is inventory). */
+export function canRunSync(capabilities: readonly Capability[]): boolean {
+  return capabilities.includes("RUN_SYNC") && capabilities.includes("VIEW_INVENTORY");
+}
+
 /** True when the string names a capability. */
 export function isCapability(value: string): value is Capability {
   return (CAPABILITIES as readonly string[]).includes(value);

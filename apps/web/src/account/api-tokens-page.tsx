@@ -1,4 +1,4 @@
-import type { Capability } from "@hyperlens/shared";
+import { type Capability, DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { type FormEvent, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import type { MutationResult, Viewer } from "../graphql/types.ts";
@@ -39,7 +39,10 @@ export function ApiTokensPage(props: { viewer: Viewer }) {
   const [, create] = useMutation<{ result: MutationResult<{ token: string }> }>(CREATE);
   const [, revoke] = useMutation(REVOKE);
   const [name, setName] = useState("");
-  const [capabilities, setCapabilities] = useState<Capability[]>(["VIEW_INVENTORY"]);
+  // View and starting syncs by default, as far as the creator holds them; either can be unticked.
+  const [capabilities, setCapabilities] = useState<Capability[]>(() =>
+    DEFAULT_CAPABILITIES.filter((c) => props.viewer.capabilities.includes(c)),
+  );
   const [expiresAt, setExpiresAt] = useState("");
   const [created, setCreated] = useState<string>();
   const [problem, setProblem] = useState<string>();

@@ -1,4 +1,4 @@
-import { CAPABILITIES, type Capability } from "@hyperlens/shared";
+import { CAPABILITIES, type Capability, DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { type FormEvent, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import type { MutationResult } from "../graphql/types.ts";
@@ -35,7 +35,7 @@ export function UsersPage() {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [isAdmin, setAdmin] = useState(false);
-  const [capabilities, setCapabilities] = useState<Capability[]>(["VIEW_INVENTORY"]);
+  const [capabilities, setCapabilities] = useState<Capability[]>([...DEFAULT_CAPABILITIES]);
   const [problem, setProblem] = useState<string>();
 
   const submit = async (event: FormEvent) => {

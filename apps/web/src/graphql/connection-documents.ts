@@ -30,11 +30,15 @@ export const TEST_CONNECTION = `mutation TestConnection($id: ID!) {
   testConnection(id: $id) { ok errorClass message }
 }`;
 
+// A run handed back under the manual-sync cool-down says so; the page shows when the next is possible.
+const STARTED_RUN = `id outcome connection { id name kind }
+  manualSyncCooldown { secondsSinceLastRun nextManualSyncAt }`;
+
 export const SYNC_CONNECTION = `mutation SyncConnection($id: ID!) {
-  syncConnection(id: $id) { id outcome connection { id name kind } }
+  syncConnection(id: $id) { ${STARTED_RUN} }
 }`;
 
-export const SYNC_ALL = "mutation SyncAll { syncAll { id outcome connection { id name kind } } }";
+export const SYNC_ALL = `mutation SyncAll { syncAll { ${STARTED_RUN} } }`;
 
 export const EDGE_GATEWAYS = `query EdgeGateways($connectionId: ID) {
   edgeGateways(connectionId: $connectionId) { id name orgName ownerType ownerName externalId lastSeenAt }

@@ -29,7 +29,7 @@ export function ConnectionCard(props: {
 }) {
   const { connection: c } = props;
   const locale = currentLanguage();
-  const { syncOne } = useSync();
+  const { syncOne, canSync } = useSync();
   const [, test] = useMutation<{ testConnection: TestResult }>(TEST_CONNECTION);
   const [, remove] = useMutation(DELETE_CONNECTION);
   const [testResult, setTestResult] = useState<TestResult | { pending: true }>();
@@ -79,9 +79,11 @@ export function ConnectionCard(props: {
             {t("settings.test")}
           </button>
         )}
-        <button type="button" onClick={() => void syncOne(c.id)}>
-          {t("settings.syncNow")}
-        </button>
+        {canSync && (
+          <button type="button" onClick={() => void syncOne(c.id)}>
+            {t("settings.syncNow")}
+          </button>
+        )}
         <button
           type="button"
           onClick={() => navigate(`/servers?connection=${encodeURIComponent(c.id)}`)}

@@ -2,13 +2,14 @@ import type { Connection } from "../graphql/types.ts";
 import { t } from "../i18n/i18n.ts";
 import { useSync } from "./sync-context.tsx";
 
-/** Syncs every active connection. */
+/** Syncs every active connection; absent for a viewer who may not start syncs (no RUN_SYNC). */
 export function SyncAllButton(props: { connections: readonly Connection[] }) {
-  const { syncAll, progress } = useSync();
+  const { syncAll, progress, canSync } = useSync();
   const isRunning = Object.values(progress).some(
     (p) => p.status === "running" || p.status === "starting",
   );
   const active = props.connections.filter((c) => c.isActive).map((c) => c.id);
+  if (!canSync) return null;
   return (
     <button
       type="button"

@@ -15,12 +15,16 @@ import { SYNC_ALL, SYNC_CONNECTION, SYNC_PROGRESS } from "../graphql/connection-
 import {
   applyProgress,
   isSettled,
+  type ManualSyncCooldown,
+  markRecent,
   markStarting,
   type ProgressEvent,
   type ProgressState,
 } from "./sync-progress.ts";
 
 interface SyncApi {
+  /** Whether the viewer may start syncs (RUN_SYNC with view); the Sync buttons show only then. */
+  canSync: boolean;
   progress: ProgressState;
   /** Counts up each time every tracked sync has ended; pages reload on it. */
   settledCount: number;
@@ -33,11 +37,30 @@ interface SyncApi {
 const SyncContext = createContext<SyncApi | undefined>(undefined);
 
 interface SyncRunRef {
+  outcome: string;
   connection: { id: string };
+  manualSyncCooldown: ManualSyncCooldown | null;
 }
 
-/** Provides live sync progress to the app; subscribes only when `isEnabled`. */
-export function SyncProvider(props: { isEnabled: boolean; children: ReactNode }) {
+/** Marks the runs the server handed back under its cool-down; the others report progress. */
+function withRecentRuns(state: ProgressState, runs: readonly SyncRunRef[]): ProgressState {
+  return runs.reduce(
+    (next, run) =>
+      run.manualSyncCooldown
+        ? markRecent(next, run.connection.id, {
+            outcome: run.outcome,
+            cooldown: run.manualSyncCooldown,
+          })
+        : next,
+    state,
+  );
+}
+
+/**
+ * Provides live sync progress to the app; subscribes only when `isEnabled`. `canSync` says
+ * whether the viewer may start syncs.
+ */
+export function SyncProvider(props: { isEnabled: boolean; canSync: boolean; children: ReactNode }) {
   const client = useClient();
   const [progress, setProgress] = useState<ProgressState>({});
   const [settledCount, setSettledCount] = useState(0);
@@ -72,10 +95,14 @@ export function SyncProvider(props: { isEnabled: boolean; children: ReactNode })
         setProgress({});
         return;
       }
-      const started = new Set(result.data?.syncAll.map((run) => run.connection.id));
+      const runs = result.data?.syncAll ?? [];
+      const started = new Set(runs.map((run) => run.connection.id));
       setProgress((state) =>
-        Object.fromEntries(
-          Object.entries(state).filter(([id, p]) => started.has(id) || p.status !== "starting"),
+        withRecentRuns(
+          Object.fromEntries(
+            Object.entries(state).filter(([id, p]) => started.has(id) || p.status !== "starting"),
+          ),
+          runs,
         ),
       );
     },
@@ -86,15 +113,28 @@ export function SyncProvider(props: { isEnabled: boolean; children: ReactNode })
     async (id: string) => {
       setError(undefined);
       setProgress((state) => markStarting(state, [id]));
-      const result = await client.mutation(SYNC_CONNECTION, { id }).toPromise();
+      const result = await client
+        .mutation<{ syncConnection: SyncRunRef }>(SYNC_CONNECTION, { id })
+        .toPromise();
       if (result.error) setError(result.error.message);
+      const run = result.data?.syncConnection;
+      if (run) setProgress((state) => withRecentRuns(state, [run]));
     },
     [client],
   );
 
+  const { canSync } = props;
   const value = useMemo(
-    () => ({ progress, settledCount, error, syncAll, syncOne, dismiss: () => setProgress({}) }),
-    [progress, settledCount, error, syncAll, syncOne],
+    () => ({
+      canSync,
+      progress,
+      settledCount,
+      error,
+      syncAll,
+      syncOne,
+      dismiss: () => setProgress({}),
+    }),
+    [canSync, progress, settledCount, error, syncAll, syncOne],
   );
   return <SyncContext.Provider value={value}>{props.children}</SyncContext.Provider>;
 }

@@ -1,5 +1,5 @@
 import type { Connection } from "../graphql/types.ts";
-import { formatCount } from "../i18n/format.ts";
+import { formatCount, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
 import { failureText } from "./failure-text.ts";
@@ -13,6 +13,8 @@ function statusText(p: ConnectionProgress): string {
     return `${t("sync.finished")} · ${t(`outcome.${outcome}` as MessageKey)}`;
   }
   if (p.status === "starting") return t("sync.starting");
+  if (p.status === "recent")
+    return `${t("sync.recent")} · ${t(`outcome.${p.outcome ?? "SUCCESS"}` as MessageKey)}`;
   return p.phase ? t(`sync.phase.${p.phase}` as MessageKey) : t("sync.running");
 }
 
@@ -57,6 +59,14 @@ function ProgressItem(props: { progress: ConnectionProgress; name: string }) {
         </div>
       )}
       {p.status === "finished" && p.message && <div className="muted">{p.message}</div>}
+      {p.cooldown && (
+        <div className="muted">
+          {t("sync.cooldown", {
+            seconds: formatCount(locale, p.cooldown.secondsSinceLastRun),
+            time: formatDateTime(locale, p.cooldown.nextManualSyncAt),
+          })}
+        </div>
+      )}
     </li>
   );
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   applyProgress,
   isSettled,
+  markRecent,
   markStarting,
   type ProgressEvent,
   type ProgressState,
@@ -82,6 +83,15 @@ describe("sync progress", () => {
     const both = applyProgress(one, { ...base, connectionId: "C2", type: "failed", message: "x" });
     expect(isSettled(both)).toBe(true);
     expect(isSettled({})).toBe(false);
+  });
+
+  it("settles a request the server answered with its last run under the cool-down, keeping when the next is possible", () => {
+    const cooldown = { secondsSinceLastRun: 12, nextManualSyncAt: "2026-01-01T00:01:00.000Z" };
+    const starting = markStarting({}, ["C1", "C2"]);
+    const state = markRecent(starting, "C1", { outcome: "SUCCESS", cooldown });
+    expect(state.C1).toMatchObject({ status: "recent", outcome: "SUCCESS", cooldown });
+    expect(isSettled(state)).toBe(false);
+    expect(isSettled(markRecent(state, "C2", { outcome: "FAILED", cooldown }))).toBe(true);
   });
 
   it("ignores event types it does not know", () => {

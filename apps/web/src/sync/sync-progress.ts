@@ -37,10 +37,16 @@ export interface ListProgress {
   reason: string | null;
 }
 
-/** Where one connection's sync stands. */
+/** Why the server handed the last run back instead of starting a sync (its manual-sync cool-down). */
+export interface ManualSyncCooldown {
+  secondsSinceLastRun: number;
+  nextManualSyncAt: string;
+}
+
+/** Where one connection's sync stands; "recent" is a request answered under the cool-down. */
 export interface ConnectionProgress {
   connectionId: string;
-  status: "starting" | "running" | "finished" | "failed";
+  status: "starting" | "running" | "finished" | "failed" | "recent";
   phase: string | null;
   lists: ListProgress[];
   counts: ProgressEvent["counts"];
@@ -48,6 +54,7 @@ export interface ConnectionProgress {
   outcome: string | null;
   message: string | null;
   errorClass: string | null;
+  cooldown: ManualSyncCooldown | null;
 }
 
 /** Progress of every connection that synced while the page was open. */
@@ -64,6 +71,7 @@ function fresh(connectionId: string): ConnectionProgress {
     outcome: null,
     message: null,
     errorClass: null,
+    cooldown: null,
   };
 }
 
@@ -75,6 +83,26 @@ export function markStarting(
   const next = { ...state };
   for (const id of connectionIds) next[id] = fresh(id);
   return next;
+}
+
+/**
+ * Marks a connection whose sync request got its last run back (synced moments ago): no progress
+ * events follow, so without this it would show "Starting" for good.
+ */
+export function markRecent(
+  state: ProgressState,
+  connectionId: string,
+  run: { outcome: string; cooldown: ManualSyncCooldown },
+): ProgressState {
+  return {
+    ...state,
+    [connectionId]: {
+      ...fresh(connectionId),
+      status: "recent",
+      outcome: run.outcome,
+      cooldown: run.cooldown,
+    },
+  };
 }
 
 /** Folds one event into the state. */
@@ -145,6 +173,7 @@ export function progressTone(progress: ConnectionProgress): Tone {
 export function isSettled(state: ProgressState): boolean {
   const entries = Object.values(state);
   return (
-    entries.length > 0 && entries.every((p) => p.status === "finished" || p.status === "failed")
+    entries.length > 0 &&
+    entries.every((p) => p.status === "finished" || p.status === "failed" || p.status === "recent")
   );
 }
