@@ -1,4 +1,4 @@
-import { type Prisma, type PrismaClient, rawTransaction } from "@hyperlens/db";
+import { type Prisma, type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
 import type {
   JsonObject,
   SourceSnapshot,
@@ -18,6 +18,7 @@ import {
 import { buildPreview, type SyncPreview } from "./preview.ts";
 import { loadPrevious } from "./previous.ts";
 import { refreshStatistics } from "./refresh-statistics.ts";
+import { recordRunCounts } from "./run-counts.ts";
 import { chunk } from "./sql.ts";
 import type { WriteContext } from "./write-context.ts";
 import { writeRemovals } from "./write-removals.ts";
@@ -83,8 +84,14 @@ function errorClassOf(error: unknown): string {
   return "internal";
 }
 
-function countsOf(plan: ReconcilePlan, removed: number, rowsWritten: number): SyncCounts {
-  const count = (change: string) => plan.writes.filter((w) => w.change === change).length;
+/** The run's counts; `writes` narrows added/changed/restored to the writes committed so far. */
+function countsOf(
+  plan: ReconcilePlan,
+  removed: number,
+  rowsWritten: number,
+  writes: PlannedWrite[] = plan.writes,
+): SyncCounts {
+  const count = (change: string) => writes.filter((w) => w.change === change).length;
   return {
     seen: plan.seen.length,
     added: count("added"),
@@ -297,17 +304,30 @@ async function reconcile(
     }
     preview = buildPreview(plan, (write) => changes.get(write) ?? {});
   } else {
-    rowsWritten += await reconcileEntities(prisma, ctx, snapshot, suppressed);
+    // TRAP: issue 20 — each committed step stores the run's counts in its own transaction, so a run
+    // killed mid-write is closed with what landed (a killed run's counts once read "added 0").
+    let committed = 0;
+    const recordCommitted = (removed: number) => (db: RawSql, written: number) =>
+      recordRunCounts(
+        db,
+        ctx.syncRunId,
+        countsOf(plan, removed, rowsWritten + written, plan.writes.slice(0, committed)),
+      );
+    rowsWritten += await reconcileEntities(prisma, ctx, snapshot, suppressed, recordCommitted(0));
     guardFired ||= suppressed.some((item) => item.kind === "guard" && item.subject !== "guests");
     for (const part of chunk(plan.writes, VM_CHUNK_SIZE)) {
+      committed += part.length;
       // TRAP: SPEC §3 step 5 — upserts commit before any removal, so a moved guest is never removed.
-      rowsWritten += await writeVmChunk(prisma, ctx, part);
+      rowsWritten += await writeVmChunk(prisma, ctx, part, recordCommitted(0));
       emit({ type: "counts", counts: countsOf(plan, 0, rowsWritten) });
     }
     if (plan.removals.length || plan.confirmations.length) {
-      rowsWritten += await rawTransaction(prisma, (sql) =>
-        writeRemovals(sql, ctx, plan.removals, plan.confirmations),
-      );
+      const record = recordCommitted(plan.removals.length);
+      rowsWritten += await rawTransaction(prisma, async (sql) => {
+        const written = await writeRemovals(sql, ctx, plan.removals, plan.confirmations);
+        await record(sql, written);
+        return written;
+      });
     }
     const rewritten = plan.writes.filter((w) => w.change !== "reconfirmed").length;
     await refreshStatistics(prisma, rewritten + plan.removals.length);
@@ -357,6 +377,7 @@ async function reconcileEntities(
   ctx: WriteContext,
   snapshot: SourceSnapshot,
   suppressed: SuppressedItem[],
+  alsoCommit: (db: RawSql, written: number) => Promise<void>,
 ): Promise<number> {
   const select = { id: true, externalId: true, name: true, fingerprint: true, removedAt: true };
   const where = { connectionId: ctx.connectionId };
@@ -406,6 +427,7 @@ async function reconcileEntities(
     let written = 0;
     if (nodes) written += await writeKeyed(sql, ctx, NODE_TABLE, nodes);
     if (gateways) written += await writeKeyed(sql, ctx, EDGE_GATEWAY_TABLE, gateways);
+    await alsoCommit(sql, written);
     return written;
   });
 }

@@ -232,12 +232,14 @@ export async function insertEvents(
 
 /**
  * Writes one chunk of guests — rows, children and events — in one transaction, so a crash never
- * leaves a guest without its NICs. Returns rows written.
+ * leaves a guest without its NICs. `alsoCommit` runs last in the same transaction with the rows
+ * written (the run's counts). Returns rows written.
  */
 export async function writeVmChunk(
   prisma: PrismaClient,
   ctx: WriteContext,
   writes: PlannedWrite[],
+  alsoCommit?: (db: RawSql, written: number) => Promise<void>,
 ): Promise<number> {
   if (writes.length === 0) return 0;
   // Read before the transaction opens: only this sync, holding the connection's lease, writes
@@ -259,10 +261,11 @@ export async function writeVmChunk(
         events.push({ ...event, vmId: id });
       }
     }
-    return (
+    const total =
       written.size +
       (await replaceChildren(db, ctx, rewritten)) +
-      (await insertEvents(db, ctx, events))
-    );
+      (await insertEvents(db, ctx, events));
+    await alsoCommit?.(db, total);
+    return total;
   });
 }
