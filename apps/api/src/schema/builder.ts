@@ -9,7 +9,7 @@ import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { GraphQLError } from "graphql";
 import type { Context } from "../context.ts";
-import { decodeUuidGlobalID } from "./global-ids.ts";
+import { decodeUuidGlobalID, requireNodeTypes } from "./global-ids.ts";
 
 type CapabilityScopes = { [K in Capability]: boolean };
 
@@ -47,7 +47,23 @@ export const builder = new SchemaBuilder<{
           }),
   },
   errors: { defaultTypes: [] },
-  relay: { clientMutationId: "omit", cursorType: "String", decodeGlobalID: decodeUuidGlobalID },
+  relay: {
+    clientMutationId: "omit",
+    cursorType: "String",
+    decodeGlobalID: decodeUuidGlobalID,
+    nodeQueryOptions: {
+      resolve: (_root, args, _ctx, info, resolveNode) => {
+        requireNodeTypes(info, [args.id]);
+        return resolveNode(args.id);
+      },
+    },
+    nodesQueryOptions: {
+      resolve: (_root, args, _ctx, info, resolveNodes) => {
+        requireNodeTypes(info, args.ids);
+        return resolveNodes(args.ids);
+      },
+    },
+  },
   prisma: {
     client: (ctx) => ctx.prisma,
     dmmf: getDatamodel(),

@@ -1,7 +1,8 @@
 // Global ids name a row by its UUID; one that decodes to anything else is refused as bad input
 // before a resolver hands it to the database.
 import { PothosValidationError } from "@pothos/core";
-import { decodeGlobalID } from "@pothos/plugin-relay";
+import { decodeGlobalID, encodeGlobalID } from "@pothos/plugin-relay";
+import { type GraphQLResolveInfo, isInterfaceType, isObjectType } from "graphql";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,3 +21,19 @@ export function decodeUuidGlobalID(globalID: string): { typename: string; id: st
 // TRAP: issue 20 — without `nullable` Pothos loads nodes with findUniqueOrThrow: a missing row is
 // Prisma's "No record was found", masked as INTERNAL_SERVER_ERROR, and it fails all of nodes(ids).
 export const NODE_LOOKUP = { id: { field: "id" }, nullable: true } as const;
+
+/**
+ * Refuses, as malformed, a decoded id whose type is no object type implementing Node: node(id)
+ * could not load it, and Pothos would answer "… has not been implemented" without a code.
+ */
+export function requireNodeTypes(
+  info: GraphQLResolveInfo,
+  ids: readonly { typename: string; id: string }[],
+): void {
+  const node = info.schema.getType("Node");
+  for (const { typename, id } of ids) {
+    const type = info.schema.getType(typename);
+    if (!isInterfaceType(node) || !isObjectType(type) || !info.schema.isSubType(node, type))
+      throw new PothosValidationError(`Invalid global ID: ${encodeGlobalID(typename, id)}`);
+  }
+}

@@ -219,13 +219,27 @@ describe("node(id) and nodes(ids)", () => {
   });
 
   it("refuse a malformed id as bad input, naming it", async () => {
-    for (const id of ["Connection:x", "not base64!", encodeGlobalID("Connection", "x"), ""]) {
-      const res = await app.graphql(NODE, { id }, callers.admin);
-      expect(res.body.data).toEqual({ node: null });
-      expect(res.body.errors?.[0]).toMatchObject({
+    const malformed = [
+      "Connection:x",
+      "not base64!",
+      encodeGlobalID("Connection", "x"),
+      "",
+      // Well-formed, but naming no type that is a Node: unknown, an interface, a plain object.
+      encodeGlobalID("Nope", randomUUID()),
+      encodeGlobalID("VirtualMachine", randomUUID()),
+      encodeGlobalID("SyncCounts", randomUUID()),
+    ];
+    const valid = idsByType.get("Connection")?.[0] ?? "";
+    for (const id of malformed) {
+      const refusal = {
         message: `Invalid global ID: ${id}`,
         extensions: { code: "BAD_USER_INPUT", field: "id" },
-      });
+      };
+      const single = await app.graphql(NODE, { id }, callers.admin);
+      expect(single.body.data).toEqual({ node: null });
+      expect(single.body.errors).toMatchObject([refusal]);
+      const many = await app.graphql(NODES, { ids: [valid, id] }, callers.admin);
+      expect(many.body.errors).toMatchObject([refusal]);
     }
   });
 });
