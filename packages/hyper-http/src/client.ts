@@ -15,6 +15,7 @@ import {
 import { collectRequestSecrets, redactPath, redactSecrets } from "./redact.ts";
 import { backoffDelayMs, type RetryOptions, resolveRetryPolicy, sleep } from "./retry-policy.ts";
 import { createSemaphore, globalSemaphore, type Semaphore } from "./semaphore.ts";
+import { findTargetRefusal } from "./target-address.ts";
 import { checkCaPem, createTlsAgent } from "./tls-agent.ts";
 import { type AllowedWrite, checkReadOnly, type RequestPurpose } from "./write-guard.ts";
 
@@ -42,6 +43,11 @@ export interface HyperClientOptions {
   verifyTls?: boolean;
   /** Extra CA certificate(s), PEM, trusted for this connection besides the public CAs. */
   caPem?: string | null;
+  /**
+   * Connect to loopback, link-local (169.254.0.0/16, fe80::/10) and unspecified addresses
+   * (default false: refused at connect time, after resolving the name). Labs, demo and tests only.
+   */
+  allowLoopbackTargets?: boolean;
   /** The login/logout calls this source may send; everything else must be GET. */
   allowedWrites?: readonly AllowedWrite[];
   logger?: HyperLogger;
@@ -169,6 +175,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     dispatcher ??= createTlsAgent({
       verifyTls,
       caPem: options.caPem,
+      targets: { allowLoopbackTargets: options.allowLoopbackTargets ?? false },
       connectTimeoutMs: timeouts.connectMs,
       headersTimeoutMs: timeouts.headersMs,
       bodyTimeoutMs: timeouts.bodyMs,
@@ -219,7 +226,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
         const outcome = await attemptOnce(method, origin, fullPath, headers, req.body, signal);
         const isLast = attempt >= retry.attempts;
         if (outcome.response) {
-          const { status, statusText, body } = outcome.response;
+          const { status } = outcome.response;
           logCall(attempt, status, undefined, outcome);
           if (status >= 200 && status < 300) {
             return makeResponse(outcome.response, method, shownPath, attempt);
@@ -228,7 +235,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
           const mayRetry =
             verdict.isTransient && purpose === "read" && req.retryServerErrors !== false;
           if (mayRetry && !isLast && (await backoff(attempt, signal))) continue;
-          const serverMessage = extractServerMessage(body, statusText);
+          const serverMessage = extractServerMessage(outcome.response, source);
           throw fail(
             scrub(statusMessage(status, serverMessage, method, shownPath, attempt, outcome)),
             {
@@ -343,6 +350,20 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
             isTransient: false,
             isBeforeSend: false,
           },
+          durationMs: elapsed(),
+        };
+      }
+      const refusal = findTargetRefusal(error);
+      if (refusal) {
+        const shown = redactPath(path);
+        return {
+          failure: fail(`Refused to connect to the ${source} server: ${refusal.message}`, {
+            errorClass: "config",
+            method,
+            path: shown,
+            attempts: 1,
+            code: refusal.code,
+          }),
           durationMs: elapsed(),
         };
       }

@@ -11,6 +11,7 @@ import { traceHypervisorCalls } from "../telemetry/hypervisor-call-spans.ts";
 import { type SyncSpan, startSyncSpan } from "../telemetry/sync-span.ts";
 import { readConnectionSecret } from "./connections.ts";
 import { NotFoundError, SecretUnreadableError, ShuttingDownError } from "./errors.ts";
+import { isProcessKnownDead } from "./process-identity.ts";
 import { publishProgress } from "./sync-events.ts";
 import {
   acquireLease,
@@ -21,6 +22,7 @@ import {
   recordLeaseRun,
   releaseLease,
   renewLease,
+  takeOverLease,
 } from "./sync-lease.ts";
 
 /** What Test tells the administrator. */
@@ -266,6 +268,18 @@ function runUnderLease(
   return { syncRunId: Promise.race([syncRunId, done.then((r) => r.syncRunId)]), done };
 }
 
+/** Takes the lease when it is free or expired, or its holder's process is known dead. */
+async function holdLease(services: AppServices, id: string): Promise<boolean> {
+  const { syncs, prisma } = services;
+  const { holder, holderProcess, leaseTtlMs } = syncs;
+  if (await acquireLease(prisma, id, holder, leaseTtlMs, holderProcess)) return true;
+  const lease = await currentLease(prisma, id);
+  // TRAP: SPEC §8 — a killed server's lease outlives it by up to a lease life; waiting for it
+  // would have this request join (and report) a run that no one is doing.
+  if (!lease || !isProcessKnownDead(lease.holderProcess)) return false;
+  return takeOverLease(prisma, id, lease.holder, holder, leaseTtlMs, holderProcess);
+}
+
 async function attemptSync(
   services: AppServices,
   id: string,
@@ -275,7 +289,7 @@ async function attemptSync(
   const { syncs, prisma } = services;
   await loadConnection(services, id);
   // TRAP: SPEC §8 — every sync, scheduled or manual, of this replica or another, takes the lease.
-  if (!(await acquireLease(prisma, id, syncs.holder, syncs.leaseTtlMs))) {
+  if (!(await holdLease(services, id))) {
     services.metrics.leaseContention.inc({ trigger: options.trigger });
     return { kind: "held", lease: await currentLease(prisma, id) };
   }
@@ -353,7 +367,8 @@ async function joinHeld(
   let current = lease;
   // Released between our attempt and our look: wait a moment before trying again.
   if (!current) await sleep(syncs.joinPollMs);
-  while (current) {
+  // TRAP: SPEC §8 — a holder known dead is doing no sync: its run is never reported as this one.
+  while (current && !isProcessKnownDead(current.holderProcess)) {
     if (current.syncRunId) onRunId(current.syncRunId);
     const run = await finished(current.syncRunId);
     if (run) return resultOfRun(run);

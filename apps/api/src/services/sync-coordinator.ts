@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { SyncResult } from "@hyperlens/sync";
+import { type ProcessIdentity, processIdentity } from "./process-identity.ts";
 
 /** A sync this replica started and the switch that stops it at its safe point. */
 export interface LocalSync {
@@ -18,6 +19,8 @@ export interface LocalSync {
 export interface SyncCoordinator {
   /** The lease holder name: host, process and instance, so an operator can tell replicas apart. */
   readonly holder: string;
+  /** This process as another server on the machine can check it, stored with each lease taken. */
+  readonly holderProcess: ProcessIdentity | null;
   readonly leaseTtlMs: number;
   /** How often a request that joined another replica's sync checks on it. */
   readonly joinPollMs: number;
@@ -40,6 +43,7 @@ export interface SyncCoordinatorOptions {
 export function createSyncCoordinator(options: SyncCoordinatorOptions = {}): SyncCoordinator {
   return {
     holder: `${options.role ?? "api"}@${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    holderProcess: processIdentity(),
     leaseTtlMs: options.leaseTtlMs ?? 60_000,
     joinPollMs: options.joinPollMs ?? 500,
     now: options.now ?? (() => new Date()),

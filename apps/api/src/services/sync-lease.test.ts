@@ -4,6 +4,7 @@ import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyp
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { createMetrics } from "../metrics/metrics.ts";
+import { startSleeper } from "../testing/sleeper-process.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { startAbandonedRunSweep } from "./abandoned-run-sweep.ts";
@@ -52,6 +53,24 @@ const metricValue = async (services: AppServices, name: string) =>
     0,
   ) ?? 0;
 
+/** A RUNNING run under a live lease (a minute left) held by `holderProcess`, as a server leaves it. */
+async function runUnderLease(connectionId: string, holderProcess: string | null) {
+  const { prisma } = replicaA;
+  const run = await prisma.syncRun.create({
+    data: { connectionId, trigger: "SCHEDULE", correlationId: "other-server" },
+  });
+  await prisma.syncLease.create({
+    data: {
+      connectionId,
+      holder: "api@elsewhere:4242:deadbeef",
+      holderProcess,
+      syncRunId: run.id,
+      expiresAt: new Date(Date.now() + 60_000),
+    },
+  });
+  return run;
+}
+
 describe("the sync lease", () => {
   it("is taken over only once it has expired, and a holder that lost it cannot renew it", async () => {
     const id = await addConnection("lease-rules");
@@ -98,6 +117,65 @@ describe("the sync lease", () => {
     expect(await second.syncRunId).toBe(await first.syncRunId);
     await Promise.all([first.done, second.done]);
     expect(await replicaA.prisma.syncRun.count({ where: { connectionId: id } })).toBe(1);
+  });
+
+  it("a request never joins the run of a holder whose process is known dead", async () => {
+    const id = await addConnection("holder-killed");
+    const holder = await startSleeper();
+    await holder.kill();
+    const orphan = await runUnderLease(id, holder.identity);
+    const sync = syncConnection(replicaB, id, { trigger: "MANUAL" });
+    expect(await sync.syncRunId, "the request reported the dead holder's run").not.toBe(orphan.id);
+    await sync.done;
+    expect(
+      await replicaA.prisma.syncRun.findUniqueOrThrow({ where: { id: orphan.id } }),
+    ).toMatchObject({ outcome: "FAILED", errorClass: "interrupted" });
+  }, 10_000);
+
+  it("a request joined to a holder that is then killed takes over at once, not at the lease's expiry", async () => {
+    const id = await addConnection("holder-killed-while-joined");
+    const holder = await startSleeper();
+    const orphan = await runUnderLease(id, holder.identity);
+    const sync = syncConnection(replicaB, id, { trigger: "MANUAL" });
+    // A live holder's run is joined.
+    expect(await sync.syncRunId).toBe(orphan.id);
+    await holder.kill();
+    const result = await sync.done;
+    expect(result.syncRunId).not.toBe(orphan.id);
+    expect(
+      await replicaA.prisma.syncRun.findUniqueOrThrow({ where: { id: orphan.id } }),
+    ).toMatchObject({ outcome: "FAILED", errorClass: "interrupted" });
+  }, 10_000);
+
+  it("a run closed as interrupted is a failure of its connection, counted once per run", async () => {
+    const id = await addConnection("interrupted-health");
+    const { prisma } = replicaA;
+    await prisma.connection.update({
+      where: { id },
+      data: {
+        lastSyncOutcome: "SUCCESS",
+        lastSyncMessage: "An old success.",
+        consecutiveFailures: 0,
+      },
+    });
+    const holder = await startSleeper();
+    await holder.kill();
+    for (let kill = 1; kill <= 2; kill += 1) {
+      const run = await runUnderLease(id, holder.identity);
+      // The sweep of a server on the same machine: the dead holder's lease goes, its run closes.
+      await recoverInterruptedSyncs(prisma, false);
+      expect(await prisma.syncRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+        outcome: "FAILED",
+        errorClass: "interrupted",
+      });
+    }
+    expect(await prisma.connection.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      lastSyncOutcome: "FAILED",
+      lastErrorClass: "interrupted",
+      consecutiveFailures: 2,
+      lastSyncMessage: expect.stringMatching(/^Interrupted/),
+    });
+    expect(await currentLease(prisma, id)).toBeUndefined();
   });
 
   it("a replica whose lease was taken over stops its sync at the read, removing nothing", async () => {

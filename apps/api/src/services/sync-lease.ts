@@ -2,10 +2,14 @@
 // connection. Plain SQL on the table, so PGlite and PostgreSQL behave the same (docs/architecture.md,
 // "Leases").
 import { Prisma, type PrismaClient } from "@hyperlens/db";
+import { ZERO_COUNTS } from "@hyperlens/sync";
+import { isProcessKnownDead, type ProcessIdentity } from "./process-identity.ts";
 
 /** Who holds a connection's lease, and the run it is doing (null while the run is being recorded). */
 export interface LeaseHolder {
   holder: string;
+  /** The holder's process, for {@link isProcessKnownDead}; null when not known. */
+  holderProcess: string | null;
   syncRunId: string | null;
   expiresAt: Date;
 }
@@ -19,18 +23,40 @@ export async function acquireLease(
   connectionId: string,
   holder: string,
   ttlMs: number,
+  holderProcess: ProcessIdentity | null = null,
 ): Promise<boolean> {
   // TRAP: SPEC §8 — one statement decides: the conflicting row is only taken over when expired, so
   // two replicas racing for a free or expired lease cannot both win.
   const rows = await prisma.$queryRaw<{ holder: string }[]>`
-    INSERT INTO sync_leases ("connectionId", holder, "syncRunId", "acquiredAt", "expiresAt")
-    VALUES (${connectionId}::uuid, ${holder}, NULL, now(), now() + ${ttlMs}::int * interval '1 millisecond')
+    INSERT INTO sync_leases ("connectionId", holder, "holderProcess", "syncRunId", "acquiredAt", "expiresAt")
+    VALUES (${connectionId}::uuid, ${holder}, ${holderProcess}, NULL, now(),
+      now() + ${ttlMs}::int * interval '1 millisecond')
     ON CONFLICT ("connectionId") DO UPDATE
-      SET holder = EXCLUDED.holder, "syncRunId" = NULL, "acquiredAt" = EXCLUDED."acquiredAt",
-          "expiresAt" = EXCLUDED."expiresAt"
+      SET holder = EXCLUDED.holder, "holderProcess" = EXCLUDED."holderProcess", "syncRunId" = NULL,
+          "acquiredAt" = EXCLUDED."acquiredAt", "expiresAt" = EXCLUDED."expiresAt"
       WHERE sync_leases."expiresAt" < now()
     RETURNING holder`;
   return rows.length === 1;
+}
+
+/**
+ * Takes over a live lease from `deadHolder`, a holder whose process is known dead
+ * ({@link isProcessKnownDead}); false when that holder no longer has it (released, or another
+ * server took it over first). Compare-and-set on the holder name, so racing takers cannot both win.
+ */
+export async function takeOverLease(
+  prisma: PrismaClient,
+  connectionId: string,
+  deadHolder: string,
+  holder: string,
+  ttlMs: number,
+  holderProcess: ProcessIdentity | null,
+): Promise<boolean> {
+  const count = await prisma.$executeRaw`
+    UPDATE sync_leases SET holder = ${holder}, "holderProcess" = ${holderProcess}, "syncRunId" = NULL,
+      "acquiredAt" = now(), "expiresAt" = now() + ${ttlMs}::int * interval '1 millisecond'
+    WHERE "connectionId" = ${connectionId}::uuid AND holder = ${deadHolder}`;
+  return count === 1;
 }
 
 /** Extends a held lease; false when it was lost (expired and taken by someone else, or released). */
@@ -74,7 +100,7 @@ export async function currentLease(
   connectionId: string,
 ): Promise<LeaseHolder | undefined> {
   const rows = await prisma.$queryRaw<LeaseHolder[]>`
-    SELECT holder, "syncRunId", "expiresAt" FROM sync_leases
+    SELECT holder, "holderProcess", "syncRunId", "expiresAt" FROM sync_leases
     WHERE "connectionId" = ${connectionId}::uuid AND "expiresAt" >= now()`;
   return rows[0];
 }
@@ -82,29 +108,78 @@ export async function currentLease(
 /** The errorClass of a run closed by someone else because its holder died. */
 export const INTERRUPTED_ERROR_CLASS = "interrupted";
 
-const INTERRUPTED = Prisma.sql`outcome = 'FAILED', "finishedAt" = now(), "errorClass" = ${INTERRUPTED_ERROR_CLASS},
-  message = 'Interrupted: the server running this sync stopped before it finished. Nothing was removed by it after its last committed step.'`;
+const INTERRUPTED_MESSAGE =
+  "Interrupted: the server running this sync stopped before it finished. Its counts are what it had committed; nothing was removed by it after its last committed step.";
 
 /**
- * Called by a new holder: runs still RUNNING belong to a holder whose lease expired (a replica
- * that died or stalled), so they are closed as FAILED instead of staying RUNNING for ever.
+ * Closes the RUNNING runs `where` selects as FAILED (`interrupted`) and records each on its
+ * connection as a failed sync would (outcome, message, counts, one more consecutive failure), all
+ * in one statement. The run's counts are left as its committed chunks wrote them. Dry runs
+ * change no connection's health. Returns the runs closed.
+ */
+async function closeRunsAsInterrupted(prisma: PrismaClient, where: Prisma.Sql): Promise<number> {
+  // TRAP: SPEC §8 — without the connection update a killed sync leaves the connection showing the
+  // last success, and repeated crashes never count as failures.
+  const rows = await prisma.$queryRaw<{ closed: number }[]>`
+    WITH closed AS (
+      UPDATE sync_runs SET outcome = 'FAILED', "finishedAt" = now(),
+        "errorClass" = ${INTERRUPTED_ERROR_CLASS}, message = ${INTERRUPTED_MESSAGE}
+      WHERE outcome = 'RUNNING' AND ${where}
+      RETURNING "connectionId", "isDryRun", counts, "startedAt"
+    ), failures AS (
+      SELECT "connectionId", count(*)::int AS runs,
+        (array_agg(counts ORDER BY "startedAt" DESC))[1] AS counts
+      FROM closed WHERE NOT "isDryRun" GROUP BY "connectionId"
+    ), recorded AS (
+      UPDATE connections AS c SET "lastSyncAt" = now(), "lastSyncOutcome" = 'FAILED',
+        "lastSyncMessage" = ${INTERRUPTED_MESSAGE}, "lastSyncCounts" = ${JSON.stringify(ZERO_COUNTS)}::jsonb || f.counts,
+        "consecutiveFailures" = c."consecutiveFailures" + f.runs,
+        "lastErrorClass" = ${INTERRUPTED_ERROR_CLASS}
+      FROM failures AS f WHERE c.id = f."connectionId"
+      RETURNING c.id
+    )
+    SELECT count(*)::int AS closed FROM closed`;
+  return rows[0]?.closed ?? 0;
+}
+
+/**
+ * Called by a new holder: runs still RUNNING belong to a holder whose lease expired or whose
+ * process died, so they are closed as FAILED instead of staying RUNNING for ever.
  */
 export async function closeAbandonedRuns(
   prisma: PrismaClient,
   connectionId: string,
 ): Promise<number> {
-  return prisma.$executeRaw`
-    UPDATE sync_runs SET ${INTERRUPTED}
-    WHERE "connectionId" = ${connectionId}::uuid AND outcome = 'RUNNING'`;
+  return closeRunsAsInterrupted(prisma, Prisma.sql`"connectionId" = ${connectionId}::uuid`);
+}
+
+/**
+ * Drops the leases whose holder's process is known dead ({@link isProcessKnownDead}: it ran on
+ * this machine and is gone), so their runs can be closed now rather than once the lease expires.
+ * Returns how many were dropped.
+ */
+export async function releaseDeadHolders(prisma: PrismaClient): Promise<number> {
+  const leases = await prisma.$queryRaw<
+    { connectionId: string; holder: string; holderProcess: string | null }[]
+  >`
+    SELECT "connectionId", holder, "holderProcess" FROM sync_leases
+    WHERE "holderProcess" IS NOT NULL AND "expiresAt" >= now()`;
+  let released = 0;
+  for (const lease of leases.filter((l) => isProcessKnownDead(l.holderProcess))) {
+    await releaseLease(prisma, lease.connectionId, lease.holder);
+    released += 1;
+  }
+  return released;
 }
 
 /**
  * At start-up: closes the runs of a process that was killed mid-sync, so they do not show as
  * running until some later sync of their connection takes the lease. `isSoleProcess` (the
  * embedded database, whose data-directory lock admits one process) means every lease found is a
- * dead process's and is dropped; on a server only runs whose connection has no live lease are
- * closed — a live lease may be another replica's sync; if its holder is dead, the lease expires
- * and the abandoned-run sweep closes the run.
+ * dead process's and is dropped; on a server the leases of holders known dead (killed processes
+ * of this machine) are dropped, then only runs whose connection has no live lease are closed — a
+ * live lease may be another replica's sync; if its holder is dead, the lease expires and the
+ * abandoned-run sweep closes the run.
  */
 export async function recoverInterruptedSyncs(
   prisma: PrismaClient,
@@ -113,11 +188,13 @@ export async function recoverInterruptedSyncs(
   // TRAP: SPEC §8 — without this a killed sync stays RUNNING (and, embedded, its lease keeps the
   // next sync waiting a whole lease life after the restart).
   if (isSoleProcess) await prisma.$executeRaw`DELETE FROM sync_leases`;
+  else await releaseDeadHolders(prisma);
   // One statement: a run visible to it was created after its lease was taken, so a run of a sync
   // starting meanwhile is always seen with its live lease and left alone.
-  return prisma.$executeRaw`
-    UPDATE sync_runs SET ${INTERRUPTED}
-    WHERE outcome = 'RUNNING' AND NOT EXISTS (
+  return closeRunsAsInterrupted(
+    prisma,
+    Prisma.sql`NOT EXISTS (
       SELECT 1 FROM sync_leases l
-      WHERE l."connectionId" = sync_runs."connectionId" AND l."expiresAt" >= now())`;
+      WHERE l."connectionId" = sync_runs."connectionId" AND l."expiresAt" >= now())`,
+  );
 }

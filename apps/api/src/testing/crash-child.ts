@@ -8,20 +8,31 @@ import { createLogger } from "../logger.ts";
 import { startAbandonedRunSweep } from "../services/abandoned-run-sweep.ts";
 import { syncConnection } from "../services/connection-runner.ts";
 import { saveConnection } from "../services/connections.ts";
-import { type CrashMessage, type CrashRequest, isInventoryWrite } from "./crash-protocol.ts";
+import {
+  type CrashMessage,
+  type CrashRequest,
+  isCommit,
+  isInventoryWrite,
+} from "./crash-protocol.ts";
 import { readDatabaseState } from "./inventory-state.ts";
 
 const send = (message: CrashMessage) => process.send?.(message);
 
 let writes = 0;
+let commits = 0;
 let killAtWrite: number | undefined;
+let killAfterCommits: number | undefined;
 const onQuery = (sql: string) => {
-  if (killAtWrite === undefined || !isInventoryWrite(sql)) return;
+  if (!isInventoryWrite(sql)) return;
   writes += 1;
-  if (writes >= killAtWrite) process.kill(process.pid, "SIGKILL");
+  if (isCommit(sql)) commits += 1;
+  else if (killAfterCommits !== undefined && commits >= killAfterCommits)
+    process.kill(process.pid, "SIGKILL");
+  if (killAtWrite !== undefined && writes >= killAtWrite) process.kill(process.pid, "SIGKILL");
 };
 
-const config = loadConfig(process.env);
+// The crash tests' stand-ins listen on loopback, which a server refuses by default.
+const config = { ...loadConfig(process.env), allowLoopbackTargets: true };
 const services = await createServices(config, createLogger("error"), {
   role: "crash",
   onQuery,
@@ -40,12 +51,15 @@ async function handle(request: CrashRequest): Promise<unknown> {
   }
   if (request.cmd === "state") return readDatabaseState(prisma);
   writes = 0;
+  commits = 0;
   killAtWrite = request.killAtWrite;
+  killAfterCommits = request.killAfterCommits;
   const connections = await prisma.connection.findMany({ orderBy: { name: "asc" } });
   const results = await Promise.all(
     connections.map((c) => syncConnection(services, c.id, { trigger: "CLI" }).done),
   );
   killAtWrite = undefined;
+  killAfterCommits = undefined;
   return results.map((result, i) => ({
     name: connections[i]?.name ?? "",
     outcome: result.outcome,

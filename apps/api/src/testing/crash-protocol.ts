@@ -3,10 +3,13 @@ import type { SyncResult } from "@hyperlens/sync";
 import type { CrashConnection } from "./crash-world.ts";
 import type { DatabaseState } from "./inventory-state.ts";
 
-/** A request to the child. `killAtWrite`: SIGKILL itself at that inventory write of the sync. */
+/**
+ * A request to the child. `killAtWrite`: SIGKILL itself at that inventory write of the sync;
+ * `killAfterCommits`: at the first inventory write after that many commits (those have landed).
+ */
 export type CrashRequest =
   | { cmd: "connect"; connections: CrashConnection[] }
-  | { cmd: "sync"; killAtWrite?: number }
+  | { cmd: "sync"; killAtWrite?: number; killAfterCommits?: number }
   | { cmd: "state" };
 
 /** One connection's sync as the child reports it. */
@@ -37,5 +40,7 @@ const INVENTORY_WRITE =
  * phase and the run bookkeeping are hit by the kills aimed at stand-in requests). Counted the same
  * way in the child and in the reference run.
  */
-export const isInventoryWrite = (sql: string) =>
-  INVENTORY_WRITE.test(sql) || sql.includes('"COMMIT"') || sql === "COMMIT";
+export const isInventoryWrite = (sql: string) => INVENTORY_WRITE.test(sql) || isCommit(sql);
+
+/** A COMMIT as the query listener reports it (Prisma's quoted form, or the raw driver's). */
+export const isCommit = (sql: string) => sql.includes('"COMMIT"') || sql === "COMMIT";

@@ -16,12 +16,18 @@ export interface GuestState {
   ips: string[];
 }
 
-/** The inventory of one connection. */
+/** The inventory of one connection, its runs (oldest first) and the health its page shows. */
 export interface ConnectionState {
   guests: GuestState[];
   nodes: string[];
   edgeGateways: string[];
-  runs: { outcome: string; errorClass: string | null }[];
+  runs: { id: string; outcome: string; errorClass: string | null; counts: unknown }[];
+  health: {
+    lastSyncOutcome: string | null;
+    lastSyncMessage: string | null;
+    consecutiveFailures: number;
+    lastErrorClass: string | null;
+  };
 }
 
 /** Every connection's inventory by connection name, and the leases held. */
@@ -67,8 +73,14 @@ export async function readDatabaseState(prisma: PrismaClient): Promise<DatabaseS
       runs: await prisma.syncRun.findMany({
         where,
         orderBy: { startedAt: "asc" },
-        select: { outcome: true, errorClass: true },
+        select: { id: true, outcome: true, errorClass: true, counts: true },
       }),
+      health: {
+        lastSyncOutcome: connection.lastSyncOutcome,
+        lastSyncMessage: connection.lastSyncMessage,
+        consecutiveFailures: connection.consecutiveFailures,
+        lastErrorClass: connection.lastErrorClass,
+      },
     };
   }
   const now = Date.now();
