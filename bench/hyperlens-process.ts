@@ -124,6 +124,8 @@ export async function startHyperlens(options: {
       HOST: "127.0.0.1",
       PORT: String(port),
       HYPERLENS_SCHEDULER: "0",
+      // The sync benches read one connection twice in a row (the unchanged re-sync): no cool-down.
+      HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS: "0",
       ...options.env,
     },
     stdio: ["ignore", log, log],
