@@ -19,7 +19,7 @@ export interface AppMetrics {
   /** Failed sign-ins and requests with a credential that is not valid. */
   authFailures: Counter<"reason">;
   /** Sync requests that found the connection's lease held (here or by another replica). */
-  leaseContention: Counter<"trigger">;
+  leaseContention: Counter<"trigger" | "held_by">;
   /** GraphQL operations by type, first root field and whether they returned errors. */
   graphqlDuration: Histogram<"operation_type" | "root_field" | "has_errors">;
 }
@@ -71,8 +71,8 @@ export function createMetrics(options: { withProcessMetrics?: boolean } = {}): A
     }),
     leaseContention: new Counter({
       name: "hyperlens_sync_lease_contention_total",
-      help: "Sync requests that found the connection's sync lease already held.",
-      labelNames: ["trigger"],
+      help: "Sync requests that found the connection already being synced, by this server or another.",
+      labelNames: ["trigger", "held_by"],
       registers,
     }),
     graphqlDuration: new Histogram({

@@ -290,7 +290,7 @@ async function attemptSync(
   await loadConnection(services, id);
   // TRAP: SPEC §8 — every sync, scheduled or manual, of this replica or another, takes the lease.
   if (!(await holdLease(services, id))) {
-    services.metrics.leaseContention.inc({ trigger: options.trigger });
+    services.metrics.leaseContention.inc({ trigger: options.trigger, held_by: "another_server" });
     return { kind: "held", lease: await currentLease(prisma, id) };
   }
   try {
@@ -328,9 +328,11 @@ export function trySyncConnection(
   if (syncs.isStopping) return Promise.reject(new ShuttingDownError(SHUTTING_DOWN));
   const local = syncs.running.get(id);
   if (local) {
-    return local.started.then((started) =>
-      started ? { kind: "held", lease: undefined } : trySyncConnection(services, id, options),
-    );
+    return local.started.then((started) => {
+      if (!started) return trySyncConnection(services, id, options);
+      services.metrics.leaseContention.inc({ trigger: options.trigger, held_by: "this_server" });
+      return { kind: "held", lease: undefined };
+    });
   }
   const controller = new AbortController();
   const attempt = attemptSync(services, id, options, controller);

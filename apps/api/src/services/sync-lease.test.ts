@@ -47,11 +47,14 @@ async function addConnection(name: string) {
   return saved.id;
 }
 
-const metricValue = async (services: AppServices, name: string) =>
-  (await services.metrics.registry.getSingleMetric(name)?.get())?.values.reduce(
-    (sum, v) => sum + v.value,
-    0,
-  ) ?? 0;
+const metricValue = async (
+  services: AppServices,
+  name: string,
+  labels: Record<string, string> = {},
+) =>
+  (await services.metrics.registry.getSingleMetric(name)?.get())?.values
+    .filter((v) => Object.entries(labels).every(([key, value]) => v.labels[key] === value))
+    .reduce((sum, v) => sum + v.value, 0) ?? 0;
 
 /** A RUNNING run under a live lease (a minute left) held by `holderProcess`, as a server leaves it. */
 async function runUnderLease(connectionId: string, holderProcess: string | null) {
@@ -117,6 +120,18 @@ describe("the sync lease", () => {
     expect(await second.syncRunId).toBe(await first.syncRunId);
     await Promise.all([first.done, second.done]);
     expect(await replicaA.prisma.syncRun.count({ where: { connectionId: id } })).toBe(1);
+  });
+
+  it("a second request on the same server that joins the running sync counts as lease contention", async () => {
+    const id = await addConnection("contention-locally");
+    const contention = (labels: Record<string, string>) =>
+      metricValue(replicaA, "hyperlens_sync_lease_contention_total", labels);
+    const before = await contention({ trigger: "API", held_by: "this_server" });
+    const first = syncConnection(replicaA, id, { trigger: "MANUAL" });
+    const second = syncConnection(replicaA, id, { trigger: "API" });
+    expect(await second.syncRunId).toBe(await first.syncRunId);
+    await Promise.all([first.done, second.done]);
+    expect(await contention({ trigger: "API", held_by: "this_server" })).toBe(before + 1);
   });
 
   it("a request never joins the run of a holder whose process is known dead", async () => {
