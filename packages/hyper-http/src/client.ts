@@ -15,6 +15,7 @@ import {
 import { collectRequestSecrets, redactPath, redactSecrets } from "./redact.ts";
 import { backoffDelayMs, type RetryOptions, resolveRetryPolicy, sleep } from "./retry-policy.ts";
 import { createSemaphore, globalSemaphore, type Semaphore } from "./semaphore.ts";
+import { extractServerErrorType } from "./server-error-type.ts";
 import { findTargetRefusal } from "./target-address.ts";
 import { checkCaPem, createTlsAgent } from "./tls-agent.ts";
 import { type AllowedWrite, checkReadOnly, type RequestPurpose } from "./write-guard.ts";
@@ -83,11 +84,24 @@ export interface HyperRequest {
   purpose?: RequestPurpose;
   /**
    * Retry 5xx answers (default true). Turn off where a 5xx is an expected answer, e.g. Proxmox's
-   * guest-agent 500s ("QEMU guest agent is not running" costs a 3 s ping each time).
+   * guest-agent 500s ("QEMU guest agent is not running" costs a 3 s ping each time); or decide
+   * per answer where only some are (vCenter's VM list: its cap refusal is, a 503 is not).
    */
-  retryServerErrors?: boolean;
+  retryServerErrors?: boolean | ((answer: ServerErrorAnswer) => boolean);
   /** Overrides the client's correlation id for this call. */
   correlationId?: string;
+}
+
+/** What a per-answer {@link HyperRequest.retryServerErrors} decides on. */
+export interface ServerErrorAnswer {
+  status: number;
+  /** The server's machine-readable error kind, upper-case, when its body names one. */
+  serverErrorType?: string;
+}
+
+/** Whether a transient error answer to a read may be tried again, by the request's rule. */
+function mayRetryAnswer(rule: HyperRequest["retryServerErrors"], answer: ServerErrorAnswer) {
+  return typeof rule === "function" ? rule(answer) : rule !== false;
 }
 
 /** A successful (2xx) answer, fully read. */
@@ -232,8 +246,11 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
             return makeResponse(outcome.response, method, shownPath, attempt);
           }
           const verdict = classifyStatus(status);
+          const serverErrorType = extractServerErrorType(outcome.response.body);
           const mayRetry =
-            verdict.isTransient && purpose === "read" && req.retryServerErrors !== false;
+            verdict.isTransient &&
+            purpose === "read" &&
+            mayRetryAnswer(req.retryServerErrors, { status, serverErrorType });
           if (mayRetry && !isLast && (await backoff(attempt, signal))) continue;
           const serverMessage = extractServerMessage(outcome.response, source);
           throw fail(
@@ -242,6 +259,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
               errorClass: verdict.errorClass,
               status,
               ...(serverMessage === undefined ? {} : { serverMessage: scrub(serverMessage) }),
+              ...(serverErrorType === undefined ? {} : { serverErrorType }),
               method,
               path: shownPath,
               attempts: attempt,

@@ -30,6 +30,8 @@ export interface HyperErrorDetails {
   status?: number;
   /** The server's own error text (JSON `message` or the status line reason), trimmed. */
   serverMessage?: string;
+  /** The server's machine-readable error kind, upper-case (vSphere Automation's `error_type`). */
+  serverErrorType?: string;
   /** For `tls`: why the certificate was refused, e.g. "the certificate is self-signed". */
   tlsReason?: string;
   /** What the administrator can do about it. */
@@ -54,6 +56,7 @@ export class HyperError extends Error {
   readonly source: SourceName;
   readonly status: number | undefined;
   readonly serverMessage: string | undefined;
+  readonly serverErrorType: string | undefined;
   readonly tlsReason: string | undefined;
   readonly hint: string | undefined;
   readonly method: string | undefined;
@@ -67,6 +70,7 @@ export class HyperError extends Error {
     this.source = details.source;
     this.status = details.status;
     this.serverMessage = details.serverMessage;
+    this.serverErrorType = details.serverErrorType;
     this.tlsReason = details.tlsReason;
     this.hint = details.hint;
     this.method = details.method;
@@ -97,6 +101,7 @@ export function withHint(error: HyperError, hint: string): HyperError {
     source: error.source,
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.serverMessage === undefined ? {} : { serverMessage: error.serverMessage }),
+    ...(error.serverErrorType === undefined ? {} : { serverErrorType: error.serverErrorType }),
     ...(error.tlsReason === undefined ? {} : { tlsReason: error.tlsReason }),
     ...(error.method === undefined ? {} : { method: error.method }),
     ...(error.path === undefined ? {} : { path: error.path }),

@@ -8,6 +8,7 @@ export {
   type HyperClientOptions,
   type HyperRequest,
   type HyperResponse,
+  type ServerErrorAnswer,
   type TimeoutOptions,
 } from "./client.ts";
 export {

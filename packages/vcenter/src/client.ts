@@ -5,9 +5,10 @@ import {
   type HyperClientOptions,
   type HyperLogger,
   isHyperError,
+  type ServerErrorAnswer,
 } from "@hyperlens/hyper-http";
 import { VCENTER_ALLOWED_WRITES } from "./allowed-writes.ts";
-import { readVmListing, VM_LIST_CAP, type VmListing } from "./list-vms.ts";
+import { isVmListRefusal, readVmListing, VM_LIST_CAP, type VmListing } from "./list-vms.ts";
 import { parseGuestInterfaces, type VcenterGuestInterface } from "./parse/guest-interfaces.ts";
 import {
   parseClusterList,
@@ -23,7 +24,11 @@ import { parseSessionInfo, type VcenterSessionInfo } from "./parse/session.ts";
 import { parseVmInfo, type VcenterVmInfo } from "./parse/vm-info.ts";
 import { parseVmList, type VcenterVmSummary } from "./parse/vm-list.ts";
 import { type Placement, readPlacement } from "./placement.ts";
-import { createVcenterSession, type VcenterCredentials } from "./session.ts";
+import {
+  createVcenterSession,
+  type VcenterCredentials,
+  type VcenterGetOptions,
+} from "./session.ts";
 import { filterQuery, type VmFilter } from "./vm-filter.ts";
 
 /** hyper-http options for a vCenter connection; source and the login allowlist are filled in. */
@@ -73,7 +78,10 @@ export interface VcenterClient {
   withSession<T>(fn: () => Promise<T>): Promise<T>;
   /** `GET /api/session`: who is logged in. */
   sessionInfo(): Promise<VcenterSessionInfo>;
-  /** One call of `GET /api/vcenter/vm` with a filter; a 500 (over the cap) is not retried. */
+  /**
+   * One call of `GET /api/vcenter/vm` with a filter; the cap refusal (UNABLE_TO_ALLOCATE_RESOURCE,
+   * 400 or 500) is not retried, any other 5xx is.
+   */
   listVms(filter?: VmFilter): Promise<VcenterVmSummary[]>;
   /** The complete VM list and each VM's host, split by host and folder past the cap. */
   readVmListing(hosts: readonly string[]): Promise<VmListing>;
@@ -119,13 +127,17 @@ export function createVcenterClient(options: VcenterClientOptions): VcenterClien
   // The scope logs in on the outermost withSession and always logs out (SPEC §5).
   const scope = createSessionScope({ session, source: "vCenter", http, ownsHttp, logger });
 
-  const getJson = async (path: string, retryServerErrors = true) =>
-    (await session.get(path, { retryServerErrors })).json();
+  const getJson = async (
+    path: string,
+    retryServerErrors: VcenterGetOptions["retryServerErrors"] = true,
+  ) => (await session.get(path, { retryServerErrors })).json();
 
   async function listVms(filter: VmFilter = {}): Promise<VcenterVmSummary[]> {
     const path = `/api/vcenter/vm${filterQuery(filter)}`;
-    // The cap answers 500; retrying it three times only delays the split that answers it.
-    return parseVmList(await getJson(path, false), `GET ${path}`);
+    // The cap refusal may come as a 500: retrying it only delays the split that answers it. Any
+    // other 5xx (a 503 while vpxd is busy) is retried like every read.
+    const retry = (answer: ServerErrorAnswer) => !isVmListRefusal(answer);
+    return parseVmList(await getJson(path, retry), `GET ${path}`);
   }
 
   async function hosts(filter: HostFilter = {}): Promise<VcenterHostSummary[]> {

@@ -1,7 +1,7 @@
 // The completeness rules of the VM listing, on a list function without a server.
 import { HyperError } from "@hyperlens/hyper-http";
 import { describe, expect, it } from "vitest";
-import { readVmListing } from "./list-vms.ts";
+import { isVmListRefusal, readVmListing } from "./list-vms.ts";
 import type { VcenterVmSummary } from "./parse/vm-list.ts";
 import type { VmFilter } from "./vm-filter.ts";
 
@@ -18,7 +18,26 @@ const tooMany = () =>
     errorClass: "transient",
     source: "vCenter",
     status: 500,
+    serverErrorType: "UNABLE_TO_ALLOCATE_RESOURCE",
   });
+
+describe("isVmListRefusal", () => {
+  const cap = "UNABLE_TO_ALLOCATE_RESOURCE";
+  it("knows the cap by its error type or message, whatever the status", () => {
+    expect(isVmListRefusal({ status: 500, serverErrorType: cap })).toBe(true);
+    expect(isVmListRefusal({ status: 400, serverErrorType: cap })).toBe(true);
+    expect(
+      isVmListRefusal({ status: 400, serverMessage: "Too many virtual machines. Add more…" }),
+    ).toBe(true);
+  });
+
+  it("takes no other failure for it: a 503, a bare 500, another type, no answer", () => {
+    expect(isVmListRefusal({ status: 503, serverErrorType: "SERVICE_UNAVAILABLE" })).toBe(false);
+    expect(isVmListRefusal({ status: 500 })).toBe(false);
+    expect(isVmListRefusal({ status: 400, serverErrorType: "INVALID_ARGUMENT" })).toBe(false);
+    expect(isVmListRefusal({ serverErrorType: cap })).toBe(false);
+  });
+});
 
 describe("readVmListing", () => {
   it("a refused list with no host to split by is incomplete, never empty", async () => {

@@ -1,5 +1,6 @@
 // The complete VM list of a vCenter, whatever its size. `GET /api/vcenter/vm` has no paging: it
-// answers at most 4,000 VMs and refuses with 500 UNABLE_TO_ALLOCATE_RESOURCE past that. The list
+// answers at most 4,000 VMs and refuses with UNABLE_TO_ALLOCATE_RESOURCE past that (500 by the
+// 7.0.3 OpenAPI file, 400 by VMware's vAPI runtimes: it is known by its type). The list
 // is therefore also read per host (which tells each VM's host, absent from VM.Info), and when the
 // whole list is full or refused, the host parts ARE the list; a host part that is itself full is
 // split by folder.
@@ -37,10 +38,27 @@ export interface VmListingDeps {
 
 class PartFailed extends Error {}
 
-/** A 500 from the VM list is the cap refusing, whatever else it might be: answered by splitting. */
-function isRefusal(error: unknown): boolean {
-  return isHyperError(error) && error.status === 500;
+/** The error type vCenter refuses a list over the cap with. */
+const CAP_ERROR_TYPE = "UNABLE_TO_ALLOCATE_RESOURCE";
+/** The message vCenter sends with it, should a release spell the type otherwise. */
+const CAP_MESSAGE = /too many virtual machines/i;
+
+/**
+ * Whether an error answer to the VM list is the cap refusing it, answered by splitting the list.
+ * Known by its type or message, whatever the status; any other failure (a 503 among them) is not.
+ */
+export function isVmListRefusal(answer: {
+  status?: number;
+  serverErrorType?: string;
+  serverMessage?: string;
+}): boolean {
+  if (answer.status === undefined) return false;
+  return answer.serverErrorType === CAP_ERROR_TYPE || CAP_MESSAGE.test(answer.serverMessage ?? "");
 }
+
+// TRAP: SPEC §5 — a refusal taken for a failure reads no VM past 4,000, a failure taken for a
+// refusal is never retried: only the recognised refusal splits.
+const isRefusal = (error: unknown): boolean => isHyperError(error) && isVmListRefusal(error);
 
 function describeFilter(filter: VmFilter): string {
   const parts = Object.entries(filter).map(([k, v]) => `${k}=${(v as string[]).join(",")}`);

@@ -3,6 +3,7 @@
 import {
   type HyperClient,
   HyperError,
+  type HyperRequest,
   type HyperResponse,
   isHyperError,
   withHint,
@@ -24,8 +25,11 @@ export interface VcenterSessionOptions {
 
 /** Options of one read. */
 export interface VcenterGetOptions {
-  /** Retry 5xx answers (default true); off where a 5xx is an answer (VM list cap, Tools off). */
-  retryServerErrors?: boolean;
+  /**
+   * Retry 5xx answers (default true); off where a 5xx is an answer (Tools off), or decided per
+   * answer where only some are (the VM list's cap refusal).
+   */
+  retryServerErrors?: HyperRequest["retryServerErrors"];
 }
 
 /** A vCenter session: log in, send authorized reads, log out. */
@@ -97,7 +101,9 @@ export function createVcenterSession(options: VcenterSessionOptions): VcenterSes
         method: "GET",
         path,
         headers: { [SESSION_HEADER]: used },
-        ...(getOptions.retryServerErrors === false ? { retryServerErrors: false } : {}),
+        ...(getOptions.retryServerErrors === undefined
+          ? {}
+          : { retryServerErrors: getOptions.retryServerErrors }),
       });
     const used = await login();
     try {

@@ -87,6 +87,8 @@ function answerError(kind: ListFaultKind, call: string): HyperError {
       errorClass: code === 401 ? "auth" : code === 403 ? "permission" : "transient",
       source: "vCenter",
       status: code,
+      // The cap is known by its type (vCenter's body), not by the 500.
+      ...(kind === "refuse-500" ? { serverErrorType: "UNABLE_TO_ALLOCATE_RESOURCE" } : {}),
     });
   }
   if (kind === "malformed") {

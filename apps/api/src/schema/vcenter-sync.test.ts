@@ -54,13 +54,38 @@ describe("syncing vCenter", () => {
   it("a failed part of the VM list removes nothing, and the session is still closed", async () => {
     await sync();
     model.removeVm(model.vms[0]?.id ?? "");
-    // One host part only: the guard (fewer than half present) must not be what saves the VMs.
-    vcenter.standin.faults.fail("/api/vcenter/vm", 503, { nth: 3, times: 1 });
+    // One host part that keeps failing past the retries (the guard, fewer than half present,
+    // must not be what saves the VMs); the parts read beside it may take some of the 503s too.
+    vcenter.standin.faults.fail("/api/vcenter/vm", 503, { nth: 3, times: 20 });
     const result = await sync();
     expect(result.outcome).not.toBe("SUCCESS");
     expect(result.counts.removed).toBe(0);
     expect(await stored()).toHaveLength(model.vms.length + 1);
     expect(vcenter.standin.openSessions).toBe(0);
+  });
+
+  it("reads every VM past the cap when vCenter refuses the list with 400, as the vAPI runtimes do", async () => {
+    vcenter.standin.settings.vmListCapStatus = 400;
+    const result = await sync();
+    expect(result.outcome).toBe("SUCCESS");
+    expect(await stored()).toHaveLength(model.vms.length);
+    const refused = vcenter.standin.requests.filter(
+      (r) => r.path === "/api/vcenter/vm" && r.status === 400,
+    );
+    expect(refused.length).toBeGreaterThan(0);
+  });
+
+  it("a transient 503 on the VM list is retried and the sync reads every VM", async () => {
+    // Under the cap the whole list is one call: its 503 must be retried, not end the read.
+    vcenter.standin.settings.vmListCap = 4000;
+    vcenter.standin.faults.fail("/api/vcenter/vm", 503, { nth: 1, times: 1 });
+    const result = await sync();
+    expect(result.outcome).toBe("SUCCESS");
+    expect(await stored()).toHaveLength(model.vms.length);
+    const whole = vcenter.standin.requests.filter(
+      (r) => r.path === "/api/vcenter/vm" && r.query === "",
+    );
+    expect(whole.map((r) => r.status)).toEqual([503, 200]);
   });
 
   it("a VM whose details fail removes nothing either", async () => {

@@ -32,8 +32,10 @@ export interface VcenterCoreOptions {
   release?: VcenterRelease;
   /** Accepted users; default {@link DEFAULT_VCENTER_USERS}. */
   users?: VcenterUserSpec[];
-  /** Most VMs one list call answers before 500 UNABLE_TO_ALLOCATE_RESOURCE; default 4,000. */
+  /** Most VMs one list call answers before UNABLE_TO_ALLOCATE_RESOURCE; default 4,000. */
   vmListCap?: number;
+  /** The status of that refusal: 500 (default, the 7.0.3 OpenAPI file) or 400 (the vAPI runtimes). */
+  vmListCapStatus?: 400 | 500;
 }
 
 /** What a vCenter stand-in serves from, whatever carries its requests. */
@@ -54,7 +56,10 @@ export function vcenterCore(options: VcenterCoreOptions, now: () => number): Vce
   assertModelFitsRelease(model.vms, release);
   const users = options.users ?? DEFAULT_VCENTER_USERS;
   const sessions = new VcenterSessions(users, now);
-  const settings: VcenterSettings = { vmListCap: options.vmListCap ?? 4000 };
+  const settings: VcenterSettings = {
+    vmListCap: options.vmListCap ?? 4000,
+    ...(options.vmListCapStatus ? { vmListCapStatus: options.vmListCapStatus } : {}),
+  };
   const writeAttempts: VcenterWriteAttempt[] = [];
   const handle = vcenterHandler({
     model,

@@ -14,8 +14,13 @@ import type { VcenterSession, VcenterSessions } from "./sessions.ts";
 
 /** Switches a test may flip while the stand-in runs; read on every request. */
 export interface VcenterSettings {
-  /** Most VMs `GET /api/vcenter/vm` answers; more matching ones get 500 (vCenter: 4,000). */
+  /** Most VMs `GET /api/vcenter/vm` answers; more matching ones are refused (vCenter: 4,000). */
   vmListCap: number;
+  /**
+   * The status of that refusal, UNABLE_TO_ALLOCATE_RESOURCE: 500 as the 7.0.3 OpenAPI file says
+   * (default), or 400, as VMware's vAPI runtimes map that error type.
+   */
+  vmListCapStatus?: 400 | 500;
   /**
    * Past the cap, answer the first `vmListCap` matches with 200 instead of the 500. No vCenter
    * release does this; it stands for a proxy or build that cuts the list silently, which a
@@ -251,13 +256,14 @@ export function vcenterHandler(deps: VcenterHandlerDeps): StandinHandler {
       return jsonReply(matches.slice(0, settings.vmListCap).map(vmSummary), route);
     }
     if (matches.length > settings.vmListCap) {
-      return vsphereError(
+      const refusal = vsphereError(
         "UNABLE_TO_ALLOCATE_RESOURCE",
         "com.vmware.api.vcenter.vm.max_vms_exceeded",
         "Too many virtual machines. Add more filter criteria to reduce the number.",
         [String(settings.vmListCap)],
         route,
       );
+      return { ...refusal, status: settings.vmListCapStatus ?? refusal.status };
     }
     return jsonReply(matches.map(vmSummary), route);
   }

@@ -128,6 +128,12 @@ describe("a list past the cap", () => {
     const standin = await start({ vmListCap: 4 });
     const token = await vcenterLogin(standin);
     expect((await vcenterCall(standin, "/api/vcenter/vm", token)).status).toBe(500);
+    standin.settings.vmListCapStatus = 400;
+    const refused = await vcenterCall(standin, "/api/vcenter/vm", token);
+    // The vAPI runtimes' status for the same refusal, same body.
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body)).toMatchObject({ error_type: "UNABLE_TO_ALLOCATE_RESOURCE" });
+    standin.settings.vmListCapStatus = undefined;
     standin.settings.cutsListAtCap = true;
     const cut = await vcenterCall(standin, "/api/vcenter/vm", token);
     expect(cut.status).toBe(200);

@@ -116,15 +116,48 @@ describe("past the VM list cap", () => {
   const threeHosts = () =>
     generateVcenter({ datacenters: 1, clustersPerDc: 1, hostsPerCluster: 3, vms: 120, seed: 9 });
 
-  it("with cap 50 and 120 VMs over 3 hosts, every VM is read through the host split", async () => {
-    const { standin, client } = await setup({ model: threeHosts(), vmListCap: 50 });
-    const vms = okVms(await readVcenterInventory(client));
-    expect(vms).toHaveLength(120);
-    expect(new Set(vms.map((v) => v.externalId)).size).toBe(120);
-    expect(vms.every((v) => v.location.hostName !== undefined)).toBe(true);
-    const lists = standin.requests.filter((r) => r.path === "/api/vcenter/vm");
-    expect(lists.map((r) => r.status)).toEqual([500, 200, 200, 200]);
-    expect(standin.openSessions).toBe(0);
+  // 500 as the 7.0.3 OpenAPI file says, 400 as VMware's vAPI runtimes send it.
+  it.each([500, 400] as const)(
+    "with cap 50 and 120 VMs over 3 hosts, every VM is read through the host split when the cap answers %i",
+    async (status) => {
+      const { standin, client } = await setup({
+        model: threeHosts(),
+        vmListCap: 50,
+        vmListCapStatus: status,
+      });
+      const vms = okVms(await readVcenterInventory(client));
+      expect(vms).toHaveLength(120);
+      expect(new Set(vms.map((v) => v.externalId)).size).toBe(120);
+      expect(vms.every((v) => v.location.hostName !== undefined)).toBe(true);
+      const lists = standin.requests.filter((r) => r.path === "/api/vcenter/vm");
+      // The refusal is an answer: asked once, never retried.
+      expect(lists.map((r) => r.status)).toEqual([status, 200, 200, 200]);
+      expect(standin.openSessions).toBe(0);
+    },
+  );
+
+  it("a 503 on the whole VM list is retried like any read, not taken for the cap", async () => {
+    const { standin, client } = await setup();
+    standin.faults.fail("/api/vcenter/vm", 503, { nth: 1, times: 1 });
+    expect(okVms(await readVcenterInventory(client))).toHaveLength(6);
+    const whole = standin.requests.filter((r) => r.path === "/api/vcenter/vm" && r.query === "");
+    expect(whole.map((r) => r.status)).toEqual([503, 200]);
+  });
+
+  it("a 500 that is not the cap's refusal is retried too", async () => {
+    const { standin, client } = await setup();
+    standin.faults.fail("/api/vcenter/vm", 500, { nth: 1, times: 1 });
+    expect(okVms(await readVcenterInventory(client))).toHaveLength(6);
+    const whole = standin.requests.filter((r) => r.path === "/api/vcenter/vm" && r.query === "");
+    expect(whole.map((r) => r.status)).toEqual([500, 200]);
+  });
+
+  it("a transient 503 on a folder part is retried: the split read stays complete", async () => {
+    const model = generateVcenter({ clustersPerDc: 1, hostsPerCluster: 1, vms: 120, seed: 4 });
+    const { standin, client } = await setup({ model, vmListCap: 50 });
+    // Calls 1 and 2 are the whole list and the one host's part, both refused: 3 is a folder's.
+    standin.faults.fail("/api/vcenter/vm", 503, { nth: 3, times: 1 });
+    expect(okVms(await readVcenterInventory(client))).toHaveLength(120);
   });
 
   it("a whole list AT the cap is not trusted: it is split too", async () => {
