@@ -41,6 +41,29 @@ describe("configuration", () => {
   });
 });
 
+describe("trusted proxies", () => {
+  it("trusts no proxy by default, and reads IPv4 and IPv6 CIDRs and bare addresses", () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(
+      loadConfig({ HYPERLENS_TRUSTED_PROXIES: " 10.0.0.0/8, fd00::/8,192.0.2.7 " }).trustedProxies,
+    ).toEqual([
+      { address: "10.0.0.0", prefix: 8, family: "ipv4" },
+      { address: "fd00::", prefix: 8, family: "ipv6" },
+      { address: "192.0.2.7", prefix: 32, family: "ipv4" },
+    ]);
+  });
+
+  it("names every entry that is not a CIDR", () => {
+    expect(() =>
+      loadConfig({
+        HYPERLENS_TRUSTED_PROXIES: "10.0.0.0/8, caddy, 10.0.0.0/33, fd00::/129, 1.2.3.4/x",
+      }),
+    ).toThrow(
+      "HYPERLENS_TRUSTED_PROXIES: must be comma-separated CIDRs like 10.0.0.0/8 or fd00::/8; not a CIDR: caddy, 10.0.0.0/33, fd00::/129, 1.2.3.4/x",
+    );
+  });
+});
+
 describe("scheduling settings", () => {
   it("schedules in-process with a 60 s lease and a 30 s shutdown grace by default", () => {
     expect(loadConfig({})).toMatchObject({

@@ -2,6 +2,7 @@
 // message; secret values are checked for shape and never echoed.
 import path from "node:path";
 import { z } from "zod";
+import { type Cidr, parseCidrList } from "./http/client-address.ts";
 import {
   TRACING_VARIABLES,
   type TracingConfig,
@@ -59,6 +60,18 @@ const redisUrl = z
   }, "must be a URL like redis://host:6379")
   .optional();
 
+const cidrList = z
+  .string()
+  .superRefine((value, ctx) => {
+    const { invalid } = parseCidrList(value);
+    if (invalid.length > 0)
+      ctx.addIssue({
+        code: "custom",
+        message: `must be comma-separated CIDRs like 10.0.0.0/8 or fd00::/8; not a CIDR: ${invalid.join(", ")}`,
+      });
+  })
+  .optional();
+
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: port.default(4000),
@@ -75,6 +88,7 @@ const schema = z.object({
   HYPERLENS_SESSION_IDLE_MINUTES: minutes(8 * 60),
   HYPERLENS_SESSION_MAX_MINUTES: minutes(7 * 24 * 60),
   HYPERLENS_ALLOWED_ORIGINS: z.string().optional(),
+  HYPERLENS_TRUSTED_PROXIES: cidrList,
   HYPERLENS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS: z.coerce
     .number({ error: "must be a number of seconds" })
@@ -108,6 +122,11 @@ export interface Config {
   sessionMaxMs: number;
   /** Origins allowed to open WebSockets and send credentialed requests besides our own. */
   allowedOrigins: string[];
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed for the client's address (sign-in limits);
+   * empty: the TCP peer is the client.
+   */
+  trustedProxies: Cidr[];
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** How often an open WebSocket's session or token is checked again. */
   subscriptionRecheckMs: number;
@@ -170,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
+    trustedProxies: parseCidrList(c.HYPERLENS_TRUSTED_PROXIES ?? "").networks,
     logLevel: c.HYPERLENS_LOG_LEVEL,
     subscriptionRecheckMs: c.HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS * 1000,
     isDemo: isOn(c.HYPERLENS_DEMO),

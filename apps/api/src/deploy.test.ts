@@ -197,6 +197,19 @@ describe("the compose file", () => {
     expect(caddyfile).toContain("health_uri /readyz");
   });
 
+  it("believes X-Forwarded-For on both replicas from the compose network only, where Caddy is", () => {
+    const subnet = /^networks:\n {2}default:[\s\S]*?- subnet: (\S+)/m.exec(text)?.[1];
+    expect(subnet, "compose.yaml pins its network's subnet").toBeDefined();
+    for (const replica of ["api1", "api2"])
+      expect(services.get(replica)).toContain(
+        `HYPERLENS_TRUSTED_PROXIES: \${HYPERLENS_TRUSTED_PROXIES:-${subnet}}`,
+      );
+    expect(read("deploy/env.example")).toContain(`HYPERLENS_TRUSTED_PROXIES=${subnet}`);
+    // No replica port is published: a peer off that network could not claim to be the proxy.
+    for (const replica of ["api1", "api2"])
+      expect(services.get(replica)).not.toMatch(/^ {4}ports:/m);
+  });
+
   it("lets Caddy close idle upstream connections before Hyperlens does", () => {
     const keepalive = /transport http \{[^}]*keepalive (\d+)s/.exec(read("deploy/Caddyfile"));
     expect(keepalive, "the Caddyfile sets its upstream keepalive").not.toBeNull();

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
 import type { AppServices } from "../context.ts";
+import { clientAddressResolver } from "./client-address.ts";
 import { answerClientErrors } from "./client-errors.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 import { createStaticHandler } from "./static-files.ts";
@@ -92,6 +93,7 @@ export async function startServer(services: AppServices, config: Config): Promis
   const websocket = attachWebSocket(server, yoga, services, {
     allowedOrigins: config.allowedOrigins,
     recheckMs: config.subscriptionRecheckMs,
+    clientAddressOf: clientAddressResolver(config.trustedProxies),
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -47,7 +47,12 @@ export function attachWebSocket(
   server: Server,
   yoga: ReturnType<typeof createGraphqlHandler>,
   services: AppServices,
-  options: { allowedOrigins: readonly string[]; recheckMs: number },
+  options: {
+    allowedOrigins: readonly string[];
+    recheckMs: number;
+    /** The client's address behind a trusted proxy (see client-address.ts). */
+    clientAddressOf: (request: IncomingMessage) => string | undefined;
+  },
 ) {
   const { allowedOrigins } = options;
   const wss = new WebSocketServer({
@@ -96,7 +101,7 @@ export function attachWebSocket(
         const contextValue: Context = {
           ...services,
           viewer: ctx.extra.viewer ?? null,
-          clientAddress: ctx.extra.request.socket.remoteAddress,
+          clientAddress: options.clientAddressOf(ctx.extra.request),
           responseCookies: [],
           requestId: randomUUID(),
         };
