@@ -79,6 +79,8 @@ describe("the manual-sync cool-down, at the default 60 s", () => {
     const answers: Run[][] = [];
     for (let i = 0; i < 5; i++) answers.push((await w.call<{ syncAll: Run[] }>(SYNC_ALL)).syncAll);
     await w.allFinished();
+    // The one run of each connection did read its hypervisor.
+    for (const standin of w.standins) expect(standin.stats.total).toBeGreaterThan(0);
     for (const connection of w.connections) {
       expect(await w.runsOf(connection.id)).toHaveLength(1);
     }
