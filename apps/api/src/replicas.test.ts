@@ -159,7 +159,12 @@ beforeAll(async () => {
   };
   await createUser(
     db.prisma,
-    { username: "operator", password: PASSWORD, isAdmin: false, capabilities: ["VIEW_INVENTORY"] },
+    {
+      username: "operator",
+      password: PASSWORD,
+      isAdmin: false,
+      capabilities: ["VIEW_INVENTORY", "RUN_SYNC"],
+    },
     null,
   );
   [a, b] = await Promise.all([startReplica(), startReplica()]);
