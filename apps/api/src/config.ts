@@ -102,6 +102,7 @@ const schema = z.object({
   HYPERLENS_SYNC_JITTER_SECONDS: seconds(30, 0, 3600),
   HYPERLENS_SYNC_LEASE_SECONDS: seconds(60, 2, 3600),
   HYPERLENS_SHUTDOWN_GRACE_SECONDS: seconds(30, 0, 3600),
+  HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS: seconds(60, 0, 86400),
   ...TRACING_VARIABLES,
 });
 
@@ -117,7 +118,6 @@ export interface Config {
   dataDir: string;
   secretKey: string | undefined;
   previousSecretKeys: string | undefined;
-  HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS: seconds(60, 0, 86400),
   sessionIdleMs: number;
   sessionMaxMs: number;
   /** Origins allowed to open WebSockets and send credentialed requests besides our own. */
@@ -142,6 +142,11 @@ export interface Config {
   syncLeaseMs: number;
   /** On SIGTERM, how long a running sync may finish before it is stopped at its safe point. */
   shutdownGraceMs: number;
+  /**
+   * How long after a connection's last run started a manual sync of it gets that run back
+   * instead of reading the hypervisor again (0: off). Scheduled syncs do not wait for it.
+   */
+  manualSyncCooldownMs: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; null when off (the default). */
   tracing: TracingConfig | null;
 }
@@ -167,11 +172,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const c = parsed.data;
   const dataDir = path.resolve(c.HYPERLENS_DATA_DIR);
   return {
-  /**
-   * How long after a connection's last run started a manual sync of it gets that run back
-   * instead of reading the hypervisor again (0: off). Scheduled syncs do not wait for it.
-   */
-  manualSyncCooldownMs: number;
     isProduction: c.NODE_ENV === "production",
     port: c.PORT,
     host: c.HOST,
@@ -198,7 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncJitterMs: c.HYPERLENS_SYNC_JITTER_SECONDS * 1000,
     syncLeaseMs: c.HYPERLENS_SYNC_LEASE_SECONDS * 1000,
     shutdownGraceMs: c.HYPERLENS_SHUTDOWN_GRACE_SECONDS * 1000,
+    manualSyncCooldownMs: c.HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS * 1000,
     tracing: tracingConfigFrom(c),
   };
 }
-    manualSyncCooldownMs: c.HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS * 1000,
