@@ -38,6 +38,8 @@ export async function prepareDatabase(
     HYPERLENS_DATA_DIR: path.join(dir, "data"),
     HYPERLENS_SECRET_KEY: generateSecretKeyText(),
     DATABASE_URL: scratch?.url ?? "",
+    // The benchmark's stand-ins listen on loopback, which the server refuses by default.
+    HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1",
   };
   const services = await createServices(loadConfig(env), createLogger("error"));
   let token: string;

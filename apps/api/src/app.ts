@@ -71,6 +71,7 @@ export async function createServices(
       ...(options.role ? { role: options.role } : {}),
     }),
     manualSyncCooldownMs: config.manualSyncCooldownMs,
+    targetPolicy: { allowLoopbackTargets: config.allowLoopbackTargets },
     metrics: createMetrics(),
     tracing: await startTracing(config.tracing, logger),
   };
@@ -89,6 +90,12 @@ export async function startApp(
   logger = createLogger(config.logLevel),
 ): Promise<RunningApp> {
   const services = await createServices(config, logger);
+  if (config.allowLoopbackTargets) {
+    logger.warn(
+      { demo: config.isDemo },
+      "Connections may point at loopback and link-local addresses (HYPERLENS_ALLOW_LOOPBACK_TARGETS or demo mode): labs only",
+    );
+  }
   try {
     const setupToken = (await hasAnyUser(services.prisma))
       ? undefined

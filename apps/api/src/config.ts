@@ -97,6 +97,7 @@ const schema = z.object({
     .max(3600, "must be at most 3600")
     .default(30),
   HYPERLENS_DEMO: flag("0"),
+  HYPERLENS_ALLOW_LOOPBACK_TARGETS: flag("0"),
   HYPERLENS_SCHEDULER: flag("1"),
   HYPERLENS_SCHEDULER_REFRESH_SECONDS: seconds(15, 1, 3600),
   HYPERLENS_SYNC_JITTER_SECONDS: seconds(30, 0, 3600),
@@ -132,6 +133,11 @@ export interface Config {
   subscriptionRecheckMs: number;
   /** Start stand-in hypervisors on loopback with connections to them. */
   isDemo: boolean;
+  /**
+   * Let connections point at loopback, link-local (169.254.0.0/16, fe80::/10) and unspecified
+   * addresses. Off by default; labs only. Demo mode turns it on for its loopback stand-ins.
+   */
+  allowLoopbackTargets: boolean;
   /** Sync each active connection on its interval in this process (off: cron runs `sync --all`). */
   isSchedulerOn: boolean;
   /** How often the scheduler re-reads the connections (new, changed, deactivated ones). */
@@ -193,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.HYPERLENS_LOG_LEVEL,
     subscriptionRecheckMs: c.HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS * 1000,
     isDemo: isOn(c.HYPERLENS_DEMO),
+    allowLoopbackTargets: isOn(c.HYPERLENS_ALLOW_LOOPBACK_TARGETS) || isOn(c.HYPERLENS_DEMO),
     isSchedulerOn: isOn(c.HYPERLENS_SCHEDULER),
     schedulerRefreshMs: c.HYPERLENS_SCHEDULER_REFRESH_SECONDS * 1000,
     syncJitterMs: c.HYPERLENS_SYNC_JITTER_SECONDS * 1000,

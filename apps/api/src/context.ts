@@ -1,4 +1,5 @@
 import type { Database, PrismaClient, SecretBox } from "@hyperlens/db";
+import type { TargetAddressPolicy } from "@hyperlens/hyper-http";
 import type { SessionPolicy } from "./auth/sessions.ts";
 import type { SetupTokens } from "./auth/setup-token.ts";
 import type { Viewer } from "./auth/viewer.ts";
@@ -21,6 +22,8 @@ export interface AppServices {
   syncs: SyncCoordinator;
   /** How long after a connection's last run started a manual sync gets that run back (0: off). */
   manualSyncCooldownMs: number;
+  /** Which addresses connections may point at, at save and at connect (HYPERLENS_ALLOW_LOOPBACK_TARGETS). */
+  targetPolicy: TargetAddressPolicy;
   metrics: AppMetrics;
   /** OpenTelemetry tracing; undefined when off (no OTEL_* exporter or endpoint configured). */
   tracing?: Tracing | undefined;

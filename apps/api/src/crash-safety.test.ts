@@ -145,6 +145,8 @@ async function campaign(target: "pglite" | "postgres", seed: number) {
     HYPERLENS_SECRET_KEY: generateSecretKeyText(),
     HYPERLENS_SYNC_LEASE_SECONDS: String(LEASE_SECONDS),
     HYPERLENS_LOG_LEVEL: "error",
+    // The stand-ins listen on loopback, which a server refuses by default.
+    HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1",
   };
 
   // The first sync runs to completion: known inventory to lose.
@@ -153,7 +155,14 @@ async function campaign(target: "pglite" | "postgres", seed: number) {
   const connections = crashConnections(world);
   await child.request({ cmd: "connect", connections });
   for (const { kind, input } of connections)
-    await saveConnection(reference.prisma, reference.secrets, kind, input, null);
+    await saveConnection(
+      reference.prisma,
+      reference.secrets,
+      kind,
+      input,
+      null,
+      reference.targetPolicy,
+    );
   const seeded = await child.request({ cmd: "sync" });
   expect(seeded.map((r) => r.outcome)).toEqual(["SUCCESS", "SUCCESS"]);
   let before = (await syncReference(reference, world, () => referenceWrites)).state;

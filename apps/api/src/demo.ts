@@ -39,6 +39,8 @@ async function pointDemoConnection(
     kind,
     { ...input, id: existing?.id ?? null },
     null,
+    // Demo mode turns the loopback allowance on (config.ts): its stand-ins listen on loopback.
+    services.targetPolicy,
   );
 }
 

@@ -154,6 +154,8 @@ beforeAll(async () => {
     HYPERLENS_LOG_LEVEL: "error",
     // These tests sync one connection again at once, on purpose: no manual-sync cool-down.
     HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS: "0",
+    // The stand-in listens on loopback, which the servers refuse by default.
+    HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1",
     HOST: "127.0.0.1",
     PORT: "0",
   };

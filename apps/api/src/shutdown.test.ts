@@ -28,6 +28,8 @@ beforeAll(async () => {
     HYPERLENS_SYNC_JITTER_SECONDS: "0",
     HYPERLENS_SHUTDOWN_GRACE_SECONDS: "0",
     HYPERLENS_LOG_LEVEL: "warn",
+    // The stand-in listens on loopback, which the server refuses by default.
+    HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1",
     HOST: "127.0.0.1",
     PORT: "0",
   };

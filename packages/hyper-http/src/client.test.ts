@@ -42,6 +42,8 @@ function client(overrides: Partial<HyperClientOptions> & { baseUrl: string }) {
     source: "Proxmox",
     verifyTls: true,
     caPem: certs.ca.cert,
+    // The test servers listen on loopback, which the door refuses by default.
+    allowLoopbackTargets: true,
     retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 },
     timeouts: { connectMs: 2000, headersMs: 2000, bodyMs: 2000, deadlineMs: 10_000 },
     ...overrides,
@@ -454,6 +456,25 @@ describe("server messages", () => {
       );
     }
   });
+});
+
+describe("server messages of answers that are not a hypervisor's", () => {
+  it.each(["Proxmox", "vCenter", "Cloud Director"] as const)(
+    "a %s client names the class and the status of an unrecognised answer, never its text",
+    async (source) => {
+      const target = await server((_req, res) =>
+        sendJson(res, 403, { message: "internal-service-banner 7.2 admin:admin" }, "Banner Text"),
+      );
+      const error = await failure(
+        client({ baseUrl: target.url, source }).request({ method: "GET", path: "/x" }),
+      );
+      expect(error.errorClass).toBe("permission");
+      expect(error.status).toBe(403);
+      expect(error.serverMessage).toBeUndefined();
+      expect(error.message).toContain("HTTP 403");
+      expect(error.message).not.toMatch(/banner/i);
+    },
+  );
 });
 
 describe("logging and metrics", () => {

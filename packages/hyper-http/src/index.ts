@@ -42,5 +42,11 @@ export {
   type SessionScope,
   type SessionScopeOptions,
 } from "./session-scope.ts";
+export {
+  checkTargetUrl,
+  type RefusedTargetKind,
+  refusedTargetKind,
+  type TargetAddressPolicy,
+} from "./target-address.ts";
 export { checkCaPem } from "./tls-agent.ts";
 export type { AllowedWrite, RequestPurpose } from "./write-guard.ts";

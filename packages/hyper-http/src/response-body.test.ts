@@ -59,6 +59,8 @@ function client(baseUrl: string, overrides: Partial<HyperClientOptions> = {}) {
     source: "Proxmox",
     baseUrl,
     caPem: certs.ca.cert,
+    // The flood server listens on loopback, which the door refuses by default.
+    allowLoopbackTargets: true,
     retry: { attempts: 1 },
     ...overrides,
   });

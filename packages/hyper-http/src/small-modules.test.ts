@@ -54,25 +54,60 @@ describe("status classes", () => {
   });
 
   it("finds the server's words in Proxmox, vSphere and Director error bodies", () => {
-    expect(extractServerMessage('{"data":null,"message":"VM 101 is not running\\n"}', "x")).toBe(
-      "VM 101 is not running",
-    );
-    expect(extractServerMessage('{"data":null}', "No QEMU guest agent configured")).toBe(
-      "No QEMU guest agent configured",
-    );
-    expect(extractServerMessage("", "Internal Server Error")).toBeUndefined();
+    const answer = (body: string, statusText = "", headers = {}) => ({ body, statusText, headers });
     expect(
       extractServerMessage(
-        '{"error_type":"NOT_FOUND","messages":[{"default_message":"VM missing"}]}',
-        "",
+        answer('{"data":null,"message":"VM 101 is not running\\n"}', "x"),
+        "Proxmox",
+      ),
+    ).toBe("VM 101 is not running");
+    expect(
+      extractServerMessage(answer('{"data":null}', "No QEMU guest agent configured"), "Proxmox"),
+    ).toBe("No QEMU guest agent configured");
+    expect(
+      extractServerMessage(
+        answer("", "authentication failure", { server: "pve-api-daemon/3.0" }),
+        "Proxmox",
+      ),
+    ).toBe("authentication failure");
+    expect(extractServerMessage(answer("", "Internal Server Error"), "Proxmox")).toBeUndefined();
+    expect(
+      extractServerMessage(
+        answer('{"error_type":"NOT_FOUND","messages":[{"default_message":"VM missing"}]}'),
+        "vCenter",
       ),
     ).toBe("VM missing");
     expect(
       extractServerMessage(
-        '<Error xmlns="x" minorErrorCode="ACCESS" message="Access &quot;denied&quot;"/>',
-        "",
+        answer(
+          '<Error xmlns="x" majorErrorCode="403" minorErrorCode="ACCESS" message="Access &quot;denied&quot;"/>',
+        ),
+        "Cloud Director",
       ),
     ).toBe('Access "denied"');
+    expect(
+      extractServerMessage(
+        answer('{"minorErrorCode":"BAD_REQUEST","message":"Invalid filter","stackTrace":null}'),
+        "Cloud Director",
+      ),
+    ).toBe("Invalid filter");
+  });
+
+  it("echoes no text of an answer that is not its source's error shape", () => {
+    const foreign = [
+      { body: '{"message":"redis 7.2 on 10.0.0.5 says hello"}', statusText: "" },
+      { body: '{"messages":[{"default_message":"redis says hello"}]}', statusText: "" },
+      { body: '<Error message="redis says hello"/>', statusText: "" },
+      { body: "", statusText: "redis says hello" },
+    ];
+    for (const source of ["Proxmox", "vCenter", "Cloud Director"] as const) {
+      for (const { body, statusText } of foreign) {
+        expect(
+          extractServerMessage({ body, statusText, headers: {} }, source),
+          `${source} ${body}`,
+        ).toBeUndefined();
+      }
+    }
   });
 });
 

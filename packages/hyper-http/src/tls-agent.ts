@@ -1,6 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent } from "undici";
+import { guardedConnector, type TargetAddressPolicy } from "./target-address.ts";
 
 /** TLS and socket settings of one connection's agent. */
 export interface TlsAgentOptions {
@@ -10,6 +11,8 @@ export interface TlsAgentOptions {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  /** Which resolved addresses the agent may connect to (loopback and link-local refused by default). */
+  targets: TargetAddressPolicy;
 }
 
 /**
@@ -32,7 +35,9 @@ export function createTlsAgent(options: TlsAgentOptions): Agent {
       }
     : { rejectUnauthorized: false, timeout };
   return new Agent({
-    connect,
+    // TRAP: outbound policy (docs/operations.md) — checked on the address the socket connects to,
+    // so a name re-pointed at loopback after the save is refused too.
+    connect: guardedConnector(connect, options.targets),
     headersTimeout: options.headersTimeoutMs,
     bodyTimeout: options.bodyTimeoutMs,
   });

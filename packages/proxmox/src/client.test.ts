@@ -56,6 +56,8 @@ async function setup(routes: Record<string, FakeAnswer>, auth: ProxmoxAuth, cloc
       connectionId: "pve-1",
       baseUrl: server.url,
       caPem: server.caPem,
+      // The stand-in listens on loopback, which hyper-http refuses unless told otherwise.
+      allowLoopbackTargets: true,
       retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
     },
     auth,

@@ -38,6 +38,8 @@ async function setup(
       connectionId: "vcd-1",
       baseUrl: server.url,
       caPem: server.caPem,
+      // The stand-in listens on loopback, which hyper-http refuses unless told otherwise.
+      allowLoopbackTargets: true,
       retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
       logger,
     },

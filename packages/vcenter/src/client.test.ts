@@ -157,6 +157,7 @@ describe("read-only", () => {
       source: "vCenter",
       baseUrl: standin.url,
       caPem: standin.caPem,
+      allowLoopbackTargets: true,
       allowedWrites: VCENTER_ALLOWED_WRITES,
     });
     for (const [method, path] of [

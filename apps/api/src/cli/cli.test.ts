@@ -47,7 +47,12 @@ describe("the hyperlens command", () => {
       cluster: generateCluster({ nodes: 2, guests: 12 }),
     });
     const dataDir = mkdtempSync(path.join(tmpdir(), "hl-cli-"));
-    env = { HYPERLENS_DATA_DIR: dataDir, HYPERLENS_SECRET_KEY: generateSecretKeyText() };
+    env = {
+      HYPERLENS_DATA_DIR: dataDir,
+      HYPERLENS_SECRET_KEY: generateSecretKeyText(),
+      // The stand-in listens on loopback, which the CLI refuses by default.
+      HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1",
+    };
     const services = await createServices(loadConfig(env), createLogger("silent"));
     const [user, realmToken] = DEFAULT_TOKEN.id.split("!");
     const base = {
@@ -62,6 +67,7 @@ describe("the hyperlens command", () => {
       "PROXMOX",
       { ...base, name: "lab", secret: DEFAULT_TOKEN.secret },
       null,
+      services.targetPolicy,
     );
     await saveConnection(
       services.prisma,
@@ -69,6 +75,7 @@ describe("the hyperlens command", () => {
       "PROXMOX",
       { ...base, name: "broken", secret: "wrong" },
       null,
+      services.targetPolicy,
     );
     await services.db.close();
   });

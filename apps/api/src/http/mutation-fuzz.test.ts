@@ -84,6 +84,7 @@ beforeAll(async () => {
         secret: DEFAULT_TOKEN.secret,
       },
       null,
+      app.services.targetPolicy,
     );
     realIds.push(encodeGlobalID("Connection", saved.id));
   }

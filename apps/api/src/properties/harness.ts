@@ -430,6 +430,8 @@ export interface EndToEndHttp {
   connectionId: string;
   baseUrl: string;
   caPem: string;
+  /** Always true here: the stand-ins listen on loopback. */
+  allowLoopbackTargets: boolean;
   retry: { attempts: number };
 }
 
@@ -472,6 +474,8 @@ export async function checkEndToEnd<
           connectionId: name,
           baseUrl: standin.url,
           caPem: standin.caPem,
+          // The stand-ins listen on loopback, which hyper-http refuses unless told otherwise.
+          allowLoopbackTargets: true,
           retry: { attempts: 1 },
         });
         try {

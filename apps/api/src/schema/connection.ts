@@ -184,6 +184,7 @@ function save(kind: ConnectionKind, input: SaveInput, ctx: Context) {
     kind,
     { ...input, id: input.id?.id ?? null },
     ctx.viewer,
+    ctx.targetPolicy,
   );
 }
 

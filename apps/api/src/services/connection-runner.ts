@@ -59,6 +59,7 @@ function openSession(
         : logger,
     correlationId,
     metrics: hyperMetricsOf(services.metrics),
+    allowLoopbackTargets: services.targetPolicy.allowLoopbackTargets,
   });
 }
 

@@ -8,7 +8,12 @@ import {
   type SecretBox,
   SecretDecryptError,
 } from "@hyperlens/db";
-import { checkCaPem, checkHttpsUrl } from "@hyperlens/hyper-http";
+import {
+  checkCaPem,
+  checkHttpsUrl,
+  checkTargetUrl,
+  type TargetAddressPolicy,
+} from "@hyperlens/hyper-http";
 import { SECRET_PLACEHOLDER } from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
 import { recordAudit } from "./audit.ts";
@@ -144,13 +149,18 @@ function validate(kind: ConnectionKind, input: ConnectionInput, isNew: boolean):
   return problems.map(([field, message]) => ({ field, message }));
 }
 
-/** Creates or edits a connection of a kind. Secrets are sealed; a kept secret is not touched. */
+/**
+ * Creates or edits a connection of a kind. Secrets are sealed; a kept secret is not touched.
+ * `targets` is the server's outbound address policy (`services.targetPolicy`): an address that
+ * resolves to loopback or link-local is refused on the `url` field unless it allows them.
+ */
 export async function saveConnection(
   prisma: PrismaClient,
   secrets: SecretBox,
   kind: ConnectionKind,
   input: ConnectionInput,
   actor: Viewer | null,
+  targets: TargetAddressPolicy,
 ): Promise<Connection> {
   const existing = input.id
     ? await prisma.connection.findUnique({ where: { id: input.id } })
@@ -160,6 +170,12 @@ export async function saveConnection(
     throw new NotFoundError(`No ${kind} connection with id ${input.id} exists.`);
   }
   const problems = validate(kind, input, !existing);
+  // TRAP: outbound policy (docs/operations.md) — Test and sync would reach this machine's own
+  // services or the cloud metadata address; the name is resolved now and again at connect.
+  const targetProblem = problems.some((p) => p.field === "url")
+    ? null
+    : await checkTargetUrl(input.url.trim(), targets);
+  if (targetProblem) problems.push({ field: "url", message: targetProblem });
   const target = secretTargetOf(kind, input);
   const isSecretKept = isKeptSecret(input.secret);
   // TRAP: SPEC §1 — a kept secret re-pointed at another address or user is sent to whoever is there.

@@ -22,6 +22,8 @@ export interface SourceContext {
   correlationId: string;
   /** Counts each hypervisor call into the app's metrics; pass it to the HTTP options. */
   metrics?: HyperMetrics;
+  /** Connect to loopback and link-local addresses (the server's outbound address policy). */
+  allowLoopbackTargets: boolean;
 }
 
 /** Opens sessions for one kind of connection. */
@@ -32,13 +34,15 @@ export interface SourceDriver {
 /** The one-door HTTP options every driver builds from a stored connection. */
 export function httpOptionsFor(
   connection: Connection,
-  { logger, correlationId, metrics }: SourceContext,
+  { logger, correlationId, metrics, allowLoopbackTargets }: SourceContext,
 ) {
   return {
     connectionId: connection.id,
     baseUrl: connection.baseUrl,
     verifyTls: connection.verifyTls,
     caPem: connection.caPem,
+    // TRAP: outbound policy (docs/operations.md) — checked again at connect, after a fresh lookup.
+    allowLoopbackTargets,
     logger,
     correlationId,
     ...(metrics ? { metrics } : {}),

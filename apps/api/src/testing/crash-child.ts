@@ -45,7 +45,7 @@ async function handle(request: CrashRequest): Promise<unknown> {
   const { prisma } = services;
   if (request.cmd === "connect") {
     for (const { kind, input } of request.connections) {
-      await saveConnection(prisma, services.secrets, kind, input, null);
+      await saveConnection(prisma, services.secrets, kind, input, null, services.targetPolicy);
     }
     return null;
   }

@@ -42,6 +42,7 @@ export async function seedConnection(
     kind,
     { name, url: `https://${name}.invalid`, username, secret: "unused" },
     null,
+    services.targetPolicy,
   );
   await syncInto(services, connection.id, kind, vms);
   return connection;

@@ -47,6 +47,8 @@ export function saveStandinConnection(
     kind,
     { name, url: standin.url, caPem: standin.caPem, ...LOGINS[kind](), ...more },
     null,
+    // Stand-ins listen on loopback, which the server refuses by default.
+    { allowLoopbackTargets: true },
   );
 }
 

@@ -45,7 +45,11 @@ registerSecret(TEST_PASSWORD);
  * sync one connection several times; a test of the cool-down sets `manualSyncCooldownMs`.
  */
 export function testConfig(): Config {
-  return { ...loadConfig({ NODE_ENV: "test" }), manualSyncCooldownMs: 0 };
+  // The stand-ins listen on loopback, which a server refuses by default: tests allow it.
+  return {
+    ...loadConfig({ NODE_ENV: "test", HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1" }),
+    manualSyncCooldownMs: 0,
+  };
 }
 
 /** Services on a throw-away database, with a fresh key and log lines collected in memory. */
@@ -75,6 +79,7 @@ export async function createTestServices(
     events: createSyncEvents(),
     syncs: createSyncCoordinator(),
     manualSyncCooldownMs: config.manualSyncCooldownMs,
+    targetPolicy: { allowLoopbackTargets: config.allowLoopbackTargets },
     metrics: createMetrics({ withProcessMetrics: false }),
   };
   return { db, services, logLines };

@@ -15,11 +15,16 @@ export const GIGANTIC = 16 * 1024 * 1024;
 export function testHttp(
   connectionId: string,
   standin: { url: string; caPem: string },
-): Pick<HyperClientOptions, "connectionId" | "baseUrl" | "caPem" | "retry" | "maxBodyBytes"> {
+): Pick<
+  HyperClientOptions,
+  "connectionId" | "baseUrl" | "caPem" | "allowLoopbackTargets" | "retry" | "maxBodyBytes"
+> {
   return {
     connectionId,
     baseUrl: standin.url,
     caPem: standin.caPem,
+    // Stand-ins listen on loopback, which the door refuses unless told otherwise.
+    allowLoopbackTargets: true,
     retry: { attempts: 1 },
     maxBodyBytes: CAP,
   };

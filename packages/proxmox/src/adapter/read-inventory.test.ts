@@ -23,7 +23,13 @@ async function read(
 ): Promise<SourceSnapshot> {
   standin = await createProxmoxStandin({ cluster: labCluster(), ...options });
   const client = createProxmoxClient({
-    http: { connectionId: "c1", baseUrl: standin.url, caPem: standin.caPem },
+    // The stand-in listens on loopback, which hyper-http refuses unless told otherwise.
+    http: {
+      connectionId: "c1",
+      baseUrl: standin.url,
+      caPem: standin.caPem,
+      allowLoopbackTargets: true,
+    },
     auth: { kind: "token", tokenId: DEFAULT_TOKEN.id, secret: DEFAULT_TOKEN.secret },
   });
   try {
@@ -121,6 +127,7 @@ describe("reading a Proxmox cluster", () => {
         connectionId: "c1",
         baseUrl: standin.url,
         caPem: standin.caPem,
+        allowLoopbackTargets: true,
         retry: { attempts: 1 },
       },
       auth: { kind: "token", tokenId: DEFAULT_TOKEN.id, secret: DEFAULT_TOKEN.secret },

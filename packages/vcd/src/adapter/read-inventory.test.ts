@@ -30,6 +30,8 @@ async function read(options: FakeVcdOptions, credentials = TENANT) {
       connectionId: "vcd-1",
       baseUrl: server.url,
       caPem: server.caPem,
+      // The stand-in listens on loopback, which hyper-http refuses unless told otherwise.
+      allowLoopbackTargets: true,
       retry: { attempts: 1 },
     },
     credentials,

@@ -48,6 +48,8 @@ async function read(standin: VcdStandin, credentials = PROVIDER) {
       connectionId: "vcd-hosts",
       baseUrl: standin.url,
       caPem: standin.caPem,
+      // The stand-in listens on loopback, which hyper-http refuses unless told otherwise.
+      allowLoopbackTargets: true,
       retry: { attempts: 1 },
       logger,
     },

@@ -34,6 +34,8 @@ async function readAll(standin: VcdStandin, perConnection = 4) {
       connectionId: "vcd-pipeline",
       baseUrl: standin.url,
       caPem: standin.caPem,
+      // The stand-in listens on loopback, which hyper-http refuses unless told otherwise.
+      allowLoopbackTargets: true,
       retry: { attempts: 1 },
       concurrency: { perConnection },
     },

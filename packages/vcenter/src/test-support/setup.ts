@@ -49,6 +49,8 @@ export async function setup(
       connectionId: "vc-1",
       baseUrl: client.baseUrl ?? standin.url,
       caPem: standin.caPem,
+      // The stand-in listens on loopback, which hyper-http refuses unless told otherwise.
+      allowLoopbackTargets: true,
       retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
       timeouts: { connectMs: 2000 },
       logger,
