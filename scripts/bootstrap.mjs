@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
+import { serverEnvironment } from "./server-environment.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const at = (...parts) => path.join(root, ...parts);
@@ -41,8 +42,9 @@ if (mode === "start") {
     {
       cwd: root,
       stdio: "inherit",
-      // The quick start shows demo hypervisors unless told otherwise (HYPERLENS_DEMO=0).
-      env: { HYPERLENS_DEMO: "1", ...process.env },
+      // The quick start shows demo hypervisors unless told otherwise (HYPERLENS_DEMO=0);
+      // production gets none.
+      env: serverEnvironment(process.env),
     },
   );
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

@@ -84,3 +84,13 @@ describe("scheduling settings", () => {
     );
   });
 });
+
+describe("production mode", () => {
+  it("refuses demo stand-ins in production, naming both settings", () => {
+    expect(() => loadConfig({ NODE_ENV: "production", HYPERLENS_DEMO: "1" })).toThrow(
+      /HYPERLENS_DEMO: .*NODE_ENV=production/,
+    );
+    expect(loadConfig({ NODE_ENV: "production" }).isDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: "development", HYPERLENS_DEMO: "1" }).isDemo).toBe(true);
+  });
+});

@@ -2,6 +2,7 @@
 // message; secret values are checked for shape and never echoed.
 import path from "node:path";
 import { z } from "zod";
+import { publicUrlSetting } from "./http/public-url.ts";
 import { type Cidr, parseCidrList } from "./http/client-address.ts";
 import {
   TRACING_VARIABLES,
@@ -88,6 +89,7 @@ const schema = z.object({
   HYPERLENS_SESSION_IDLE_MINUTES: minutes(8 * 60),
   HYPERLENS_SESSION_MAX_MINUTES: minutes(7 * 24 * 60),
   HYPERLENS_ALLOWED_ORIGINS: z.string().optional(),
+  HYPERLENS_PUBLIC_URL: publicUrlSetting,
   HYPERLENS_TRUSTED_PROXIES: cidrList,
   HYPERLENS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS: z.coerce
@@ -123,6 +125,8 @@ export interface Config {
   sessionMaxMs: number;
   /** Origins allowed to open WebSockets and send credentialed requests besides our own. */
   allowedOrigins: string[];
+  /** The origin users open (`https://host`); when set, requests naming another Host are refused. */
+  publicUrl: string | undefined;
   /**
    * Reverse proxies whose X-Forwarded-For is believed for the client's address (sign-in limits);
    * empty: the TCP peer is the client.
@@ -176,6 +180,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const c = parsed.data;
+  // TRAP: docs/operations.md "Production mode" — stand-ins add made-up hypervisors to a real inventory.
+  if (c.NODE_ENV === "production" && isOn(c.HYPERLENS_DEMO)) {
+    throw new ConfigError(
+      "Invalid configuration:\n  HYPERLENS_DEMO: demo stand-ins never start with NODE_ENV=production; unset HYPERLENS_DEMO",
+    );
+  }
   const dataDir = path.resolve(c.HYPERLENS_DATA_DIR);
   return {
     isProduction: c.NODE_ENV === "production",
@@ -195,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
+    publicUrl: c.HYPERLENS_PUBLIC_URL,
     trustedProxies: parseCidrList(c.HYPERLENS_TRUSTED_PROXIES ?? "").networks,
     logLevel: c.HYPERLENS_LOG_LEVEL,
     subscriptionRecheckMs: c.HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS * 1000,

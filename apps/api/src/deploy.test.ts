@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { serverEnvironment } from "../../../scripts/server-environment.mjs";
 import { LAUNCH_FLAGS } from "./heap-growth.ts";
 import { KEEP_ALIVE_TIMEOUT_MS } from "./http/server.ts";
 
@@ -210,6 +211,32 @@ describe("the compose file", () => {
       expect(services.get(replica)).not.toMatch(/^ {4}ports:/m);
   });
 
+  it("answers /metrics with 404 at the proxy, before it reaches a replica", () => {
+    const caddyfile = read("deploy/Caddyfile");
+    const matcher = /@(\w+) path ([^\n]+)/.exec(caddyfile);
+    expect(matcher?.[2]?.split(/\s+/)).toEqual(["/metrics", "/metrics/*"]);
+    expect(caddyfile).toContain(`respond @${matcher?.[1]} 404`);
+    // Caddy runs `respond` before `reverse_proxy` whatever their order in the file; the matcher
+    // must not be scoped to another route.
+    expect(caddyfile).not.toMatch(/route|handle/);
+  });
+
+  it("sets HSTS for a year on every answer", () => {
+    const hsts = /header Strict-Transport-Security "max-age=(\d+)[^"]*"/.exec(
+      read("deploy/Caddyfile"),
+    );
+    expect(Number(hsts?.[1])).toBeGreaterThanOrEqual(31_536_000);
+  });
+
+  it("tells both replicas their public address, the site Caddy serves", () => {
+    for (const replica of ["api1", "api2"]) {
+      expect(services.get(replica)).toContain(
+        "HYPERLENS_PUBLIC_URL: https://${HYPERLENS_SITE:-localhost}",
+      );
+    }
+    expect(read("deploy/Caddyfile")).toMatch(/^\{\$HYPERLENS_SITE:localhost\} \{/m);
+  });
+
   it("lets Caddy close idle upstream connections before Hyperlens does", () => {
     const keepalive = /transport http \{[^}]*keepalive (\d+)s/.exec(read("deploy/Caddyfile"));
     expect(keepalive, "the Caddyfile sets its upstream keepalive").not.toBeNull();
@@ -218,6 +245,21 @@ describe("the compose file", () => {
 });
 
 describe("npm start", () => {
+  it("starts demo stand-ins by default outside production only", () => {
+    expect(serverEnvironment({}).HYPERLENS_DEMO).toBe("1");
+    expect(serverEnvironment({ NODE_ENV: "development" }).HYPERLENS_DEMO).toBe("1");
+    expect(serverEnvironment({ HYPERLENS_DEMO: "0" }).HYPERLENS_DEMO).toBe("0");
+    expect(serverEnvironment({ NODE_ENV: "production" }).HYPERLENS_DEMO).toBeUndefined();
+    expect(serverEnvironment({ NODE_ENV: "production", PORT: "8080" })).toEqual({
+      NODE_ENV: "production",
+      PORT: "8080",
+    });
+  });
+
+  it("bootstrap.mjs starts the server with that environment", () => {
+    expect(read("scripts/bootstrap.mjs")).toMatch(/env: serverEnvironment\(process\.env\)/);
+  });
+
   it("starts the server with the launch flags", () => {
     const flags = /const flags = (\[[^\]]*\]);/.exec(read("scripts/bootstrap.mjs"))?.[1];
     expect(JSON.parse(flags ?? "null")).toEqual(LAUNCH_FLAGS);

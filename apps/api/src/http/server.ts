@@ -7,6 +7,7 @@ import type { AppServices } from "../context.ts";
 import { clientAddressResolver } from "./client-address.ts";
 import { answerClientErrors } from "./client-errors.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
+import { isPublicHost, MISDIRECTED_STATUS, misdirectedRequestBody } from "./public-url.ts";
 import { createStaticHandler } from "./static-files.ts";
 import { attachWebSocket } from "./websocket.ts";
 import { createGraphqlHandler } from "./yoga.ts";
@@ -74,6 +75,12 @@ export async function startServer(services: AppServices, config: Config): Promis
         return sendJson(res, 503, { status: "unavailable", reason: "database" });
       }
     }
+    // The probes and /metrics above answer any Host: health checks and Prometheus reach a replica
+    // by its own address. TRAP: docs/operations.md "Production mode" — past here, a request naming
+    // another host may come from a DNS-rebinding page and must not reach the API or the web app.
+    const { publicUrl } = config;
+    if (publicUrl && !isPublicHost(req.headers.host, publicUrl))
+      return sendJson(res, MISDIRECTED_STATUS, misdirectedRequestBody(publicUrl));
     if (path === yoga.graphqlEndpoint) {
       const problem = bodyProblem(req);
       if (problem) {
@@ -93,6 +100,7 @@ export async function startServer(services: AppServices, config: Config): Promis
   const websocket = attachWebSocket(server, yoga, services, {
     allowedOrigins: config.allowedOrigins,
     recheckMs: config.subscriptionRecheckMs,
+    publicUrl: config.publicUrl,
     clientAddressOf: clientAddressResolver(config.trustedProxies),
   });
   await new Promise<void>((resolve, reject) => {

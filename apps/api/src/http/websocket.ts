@@ -11,6 +11,7 @@ import { authenticate } from "../auth/authenticate.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import type { AppServices, Context } from "../context.ts";
 import { recheckCredentials } from "./credential-recheck.ts";
+import { isPublicHost, MISDIRECTED_STATUS } from "./public-url.ts";
 import { countRejectedCredentials, type createGraphqlHandler } from "./yoga.ts";
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -50,6 +51,8 @@ export function attachWebSocket(
   options: {
     allowedOrigins: readonly string[];
     recheckMs: number;
+    /** When set, an upgrade naming another Host is refused (public-url.ts). */
+    publicUrl: string | undefined;
     /** The client's address behind a trusted proxy (see client-address.ts). */
     clientAddressOf: (request: IncomingMessage) => string | undefined;
   },
@@ -59,7 +62,15 @@ export function attachWebSocket(
     server,
     path: yoga.graphqlEndpoint,
     maxPayload: MAX_MESSAGE_BYTES,
-    verifyClient: ({ req }: { req: IncomingMessage }) => isAllowedOrigin(req, allowedOrigins),
+    verifyClient: (
+      { req }: { req: IncomingMessage },
+      accept: (isAccepted: boolean, status?: number, message?: string) => void,
+    ) => {
+      // TRAP: docs/operations.md "Production mode" — a DNS-rebinding page's Origin matches its Host.
+      if (options.publicUrl && !isPublicHost(req.headers.host, options.publicUrl))
+        return accept(false, MISDIRECTED_STATUS, "Misdirected Request");
+      accept(isAllowedOrigin(req, allowedOrigins));
+    },
   });
   const disposable = useServer<Record<string, unknown> | undefined, SocketExtra>(
     {
