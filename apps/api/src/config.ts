@@ -2,8 +2,8 @@
 // message; secret values are checked for shape and never echoed.
 import path from "node:path";
 import { z } from "zod";
-import { publicUrlSetting } from "./http/public-url.ts";
 import { type Cidr, parseCidrList } from "./http/client-address.ts";
+import { publicUrlSetting } from "./http/public-url.ts";
 import {
   TRACING_VARIABLES,
   type TracingConfig,
