@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { useMutation } from "urql";
-import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
+import { formatRetryWhen } from "./retry-when.ts";
 
 const SIGN_IN = `mutation SignIn($username: String!, $password: String!) {
   result: signIn(username: $username, password: $password) {
@@ -47,7 +47,7 @@ export function CredentialsForm(props: { isSetup: boolean; onDone: () => void })
     if (result.error) setProblem(result.error.message);
     else if (outcome?.__typename === "RateLimitedError" && outcome.retryAt)
       setProblem(
-        t("auth.rateLimited", { time: formatDateTime(currentLanguage(), outcome.retryAt) }),
+        t("auth.rateLimited", { when: formatRetryWhen(currentLanguage(), outcome.retryAt) }),
       );
     else if (outcome?.message) {
       const details = outcome.problems?.map((p) => p.message).join(" ");
