@@ -78,8 +78,9 @@ const hasRunningRun = (state: DatabaseState) =>
   Object.values(state.connections).some(({ runs }) => runs.some((r) => r.outcome === "RUNNING"));
 
 /**
- * On a server a killed process's run stays RUNNING while its lease lives (it might be another
- * replica's sync); the sweep must close it within two lease lives, with no new sync.
+ * On a server a killed process's run stays RUNNING while its lease lives if its holder ran on
+ * another machine (it might be another replica's sync); the sweep must close it within two lease
+ * lives, with no new sync. Here the holder ran on this machine, so the restart closes it at once.
  */
 async function stateOnceDeadLeasesLapse(child: CrashProcess): Promise<DatabaseState> {
   const deadline = performance.now() + 2 * LEASE_SECONDS * 1000 + 1_000;
