@@ -109,6 +109,22 @@ describe("an SSE subscription", () => {
     }
   });
 
+  it("ends with FORBIDDEN once its user loses the view capability", async () => {
+    const viewer = await app.signedInAs("sse-demoted");
+    const stream = await openSse({ cookie: viewer });
+    try {
+      await severalRechecks();
+      await app.services.prisma.user.update({
+        where: { username: "sse-demoted" },
+        data: { capabilities: [] },
+      });
+      expect(await stream.endsSoon()).toBe(true);
+      expect(stream.text()).toContain("FORBIDDEN");
+    } finally {
+      stream.close();
+    }
+  });
+
   it("stays open and delivers events while its credential is valid", async () => {
     const viewer = await app.signedInAs("sse-steady");
     const stream = await openSse({ cookie: viewer });
