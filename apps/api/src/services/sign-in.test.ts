@@ -67,6 +67,18 @@ describe("user names", () => {
     ).rejects.toMatchObject({ code: "P2002" });
   });
 
+  it("taken by two creations at once give one user and one ValidationError, not a crash", async () => {
+    const results = await Promise.allSettled(
+      ["Racer", "RACER"].map((username) =>
+        createUser(db.prisma, { username, password: PASSWORD }, null),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.find((r) => r.status === "rejected")).toMatchObject({
+      reason: { name: "ValidationError", field: "username" },
+    });
+  });
+
   it("become unique on upgrade: the oldest keeps a name shared in another case, the others are renamed and audited", async () => {
     const migration = readMigrations().find((m) =>
       m.name.endsWith("_username_case_insensitive_unique"),
