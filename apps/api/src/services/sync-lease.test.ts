@@ -57,10 +57,10 @@ const metricValue = async (
     .reduce((sum, v) => sum + v.value, 0) ?? 0;
 
 /** A RUNNING run under a live lease (a minute left) held by `holderProcess`, as a server leaves it. */
-async function runUnderLease(connectionId: string, holderProcess: string | null) {
+async function runUnderLease(connectionId: string, holderProcess: string | null, isDryRun = false) {
   const { prisma } = replicaA;
   const run = await prisma.syncRun.create({
-    data: { connectionId, trigger: "SCHEDULE", correlationId: "other-server" },
+    data: { connectionId, trigger: "SCHEDULE", correlationId: "other-server", isDryRun },
   });
   await prisma.syncLease.create({
     data: {
@@ -191,6 +191,25 @@ describe("the sync lease", () => {
       lastSyncMessage: expect.stringMatching(/^Interrupted/),
     });
     expect(await currentLease(prisma, id)).toBeUndefined();
+  });
+
+  it("an interrupted dry run leaves its connection's health alone", async () => {
+    const id = await addConnection("interrupted-preview");
+    const { prisma } = replicaA;
+    const health = { lastSyncOutcome: "SUCCESS", lastSyncMessage: "An old success." } as const;
+    await prisma.connection.update({ where: { id }, data: health });
+    const holder = await startSleeper();
+    await holder.kill();
+    const run = await runUnderLease(id, holder.identity, true);
+    await recoverInterruptedSyncs(prisma, false);
+    expect(await prisma.syncRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({
+      outcome: "FAILED",
+      errorClass: "interrupted",
+    });
+    expect(await prisma.connection.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      ...health,
+      consecutiveFailures: 0,
+    });
   });
 
   it("a replica whose lease was taken over stops its sync at the read, removing nothing", async () => {
