@@ -58,6 +58,12 @@ describe("user names", () => {
     expect(await attempt("victIM", PASSWORD)).toMatchObject({ reason: "RATE_LIMITED" });
   });
 
+  it("of a disabled account do not sign in, even with the right password", async () => {
+    const user = await createUser(db.prisma, { username: "gone", password: PASSWORD }, null);
+    await db.prisma.user.update({ where: { id: user.id }, data: { disabledAt: new Date() } });
+    expect(await attempt("gone", PASSWORD)).toEqual({ ok: false, reason: "INVALID_CREDENTIALS" });
+  });
+
   it("are unique case-insensitively, in the service and in the database", async () => {
     await expect(
       createUser(db.prisma, { username: "Victim", password: PASSWORD }, null),

@@ -29,7 +29,7 @@ export async function signIn(
   const keys = signInKeys(account, username, input.address);
   const retryAt = await reserveSignInAttempt(prisma, keys, throttle);
   if (retryAt) return { ok: false, reason: "RATE_LIMITED", retryAt };
-  const user = account && !account.disabledAt ? account : null;
+  const user = account && !account.isDisabled ? account : null;
   const isValid = user
     ? await verifyPassword(input.password, user.passwordHash)
     : await verifyAgainstDummy(input.password);
