@@ -23,7 +23,13 @@ import {
   SecretUnreadableError,
   ValidationError,
 } from "./errors.ts";
-import { keptSecretTargetProblem, type SecretTarget, secretTargetOf } from "./secret-target.ts";
+import {
+  keptSecretTargetProblem,
+  type SecretTarget,
+  type SecretTrust,
+  secretTargetOf,
+  secretTrustOf,
+} from "./secret-target.ts";
 
 export const MIN_SYNC_INTERVAL_SECONDS = 60;
 export const MAX_SYNC_INTERVAL_SECONDS = 7 * 24 * 3600;
@@ -177,9 +183,12 @@ export async function saveConnection(
     : await checkTargetUrl(input.url.trim(), targets);
   if (targetProblem) problems.push({ field: "url", message: targetProblem });
   const target = secretTargetOf(kind, input);
+  const trust = secretTrustOf(input, existing);
   const isSecretKept = isKeptSecret(input.secret);
-  // TRAP: SPEC §1 — a kept secret re-pointed at another address or user is sent to whoever is there.
-  const keptSecretProblem = existing && isSecretKept && keptSecretTargetProblem(existing, target);
+  // TRAP: SPEC §1 — a kept secret re-pointed at another address or user, or with TLS trust loosened
+  // (verification off, another CA), is sent to whoever is there or intercepts the traffic.
+  const keptSecretProblem =
+    existing && isSecretKept && keptSecretTargetProblem(existing, { ...target, ...trust });
   if (keptSecretProblem) problems.push(keptSecretProblem);
   const name = input.name.trim();
   const clash = await prisma.connection.findFirst({
@@ -194,8 +203,7 @@ export async function saveConnection(
     ...target,
     // Director decides by the organization: System means a provider administrator.
     isProvider: kind === "VCD" && /@system$/i.test(input.username.trim()),
-    verifyTls: input.verifyTls ?? existing?.verifyTls ?? true,
-    caPem: input.caPem === undefined ? (existing?.caPem ?? null) : input.caPem?.trim() || null,
+    ...trust,
     syncIntervalSeconds:
       input.syncIntervalSeconds ?? existing?.syncIntervalSeconds ?? DEFAULT_SYNC_INTERVAL_SECONDS,
     isActive: input.isActive ?? existing?.isActive ?? true,
@@ -236,25 +244,29 @@ export async function saveConnection(
   });
 }
 
-/** Writes an edit; one that keeps the stored secret lands only while the row's target is the one checked. */
+/**
+ * Writes an edit; one that keeps the stored secret lands only while the row's target and TLS
+ * trust are the ones checked.
+ */
 async function updateConnection(
   tx: Prisma.TransactionClient,
-  existing: SecretTarget & { id: string },
+  existing: SecretTarget & SecretTrust & { id: string },
   fields: Prisma.ConnectionUpdateManyMutationInput,
   isSecretKept: boolean,
 ): Promise<Connection> {
   if (!isSecretKept) return tx.connection.update({ where: { id: existing.id }, data: fields });
-  // TRAP: SPEC §1 — an edit that re-pointed the row after our check must not lend it the stored secret.
-  const { baseUrl, username, tokenId } = existing;
+  // TRAP: SPEC §1 — an edit that re-pointed the row or changed its TLS trust after our check must not
+  // lend it the stored secret (written back, ours would loosen the trust that secret came with).
+  const { baseUrl, username, tokenId, verifyTls, caPem } = existing;
   const { count } = await tx.connection.updateMany({
-    where: { id: existing.id, baseUrl, username, tokenId },
+    where: { id: existing.id, baseUrl, username, tokenId, verifyTls, caPem },
     data: fields,
   });
   if (count === 0) {
     throw ValidationError.of([
       {
         field: "secret",
-        message: "The address or user was changed meanwhile: give the secret again.",
+        message: "The address, user or TLS trust was changed meanwhile: give the secret again.",
       },
     ]);
   }

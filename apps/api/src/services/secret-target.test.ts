@@ -1,5 +1,7 @@
 // A stored secret goes only where, and as whom, it was entered for: re-pointing a connection
-// (address, user, Proxmox token id, Director org) needs the secret again.
+// (address, user, Proxmox token id, Director org) or loosening how its server is recognised
+// (TLS verification off, another CA certificate) needs the secret again.
+import { createTestCertificates } from "@hyperlens/hyper-http/test-support/test-certificates";
 import { type ConnectionKind, SECRET_PLACEHOLDER } from "@hyperlens/shared";
 import {
   createProxmoxStandin,
@@ -11,6 +13,7 @@ import {
   FaultSwitches,
   generateCluster,
   type StandinServer,
+  type StandinTls,
   standinTls,
   startStandinServer,
 } from "@hyperlens/standins";
@@ -26,11 +29,14 @@ interface ListenerLog {
   seen: string[];
 }
 
-/** A real HTTPS listener on the stand-ins' CA that answers 401 to everything and records it all. */
-async function startListener(): Promise<ListenerLog> {
+/**
+ * A real HTTPS listener that answers 401 to everything and records it all; on the stand-ins' CA
+ * unless given another certificate.
+ */
+async function startListener(tls?: StandinTls): Promise<ListenerLog> {
   const seen: string[] = [];
   const server = await startStandinServer({
-    tls: await standinTls(),
+    tls: tls ?? (await standinTls()),
     faults: new FaultSwitches(),
     handle: (request) => {
       const auth = String(request.headers.authorization ?? "");
@@ -100,12 +106,22 @@ const KINDS: {
 let app: TestApp;
 let admin: string;
 let listener: ListenerLog;
+/** An impostor at a connection's address: its certificate is signed by a CA the connection does not trust. */
+let impostor: ListenerLog;
+let impostorCaPem: string;
 const standins: Record<ConnectionKind, { url: string; caPem: string; close(): Promise<void> }> =
   {} as never;
 
 beforeAll(async () => {
   ({ app, admin } = await startTestAppAsAdmin());
   listener = await startListener();
+  const foreign = await createTestCertificates();
+  impostorCaPem = foreign.ca.cert;
+  impostor = await startListener({
+    caPem: foreign.ca.cert,
+    certPem: foreign.caSigned.cert,
+    keyPem: foreign.caSigned.key,
+  });
   standins.PROXMOX = await createProxmoxStandin({ cluster: generateCluster({ nodes: 1 }) });
   standins.VCD = await createVcdStandin();
   standins.VCENTER = await createVcenterStandin();
@@ -114,6 +130,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(Object.values(standins).map((s) => s?.close()));
   await listener?.server.close();
+  await impostor?.server.close();
   await app?.close();
 });
 
@@ -176,6 +193,93 @@ describe.each(KINDS)("a stored $kind secret", ({ kind, secret, login, otherLogin
     expect(carriesSecret(secret)).toBe(false);
   });
 
+  /** A connection saved, with its real secret, for an address an impostor now answers. */
+  async function interceptedConnection(more: { caPem?: string | null; verifyTls?: boolean }) {
+    n += 1;
+    const name = `${kind.toLowerCase()}-intercepted-${n}`;
+    const at = { url: impostor.server.url, caPem: standins[kind].caPem };
+    const saved = await saveStandinConnection(app.services, kind, at, name, more);
+    const base = { name, url: at.url, caPem: more.caPem === undefined ? at.caPem : more.caPem };
+    return {
+      id: saved.id,
+      gid: encodeGlobalID("Connection", saved.id),
+      base: { ...base, ...login },
+    };
+  }
+  const impostorGot = (value: string) => impostor.seen.some((line) => line.includes(value));
+
+  it("is not sent to an impostor after TLS verification is turned off or another CA is trusted with a blank secret", async () => {
+    const c = await interceptedConnection({});
+    const sinceNone = await interceptedConnection({ caPem: null });
+    impostor.seen.length = 0;
+    const loosenings = [
+      { ...c, edit: { verifyTls: false }, change: /TLS verification/ },
+      { ...c, edit: { caPem: impostorCaPem }, change: /CA certificate/ },
+      {
+        ...c,
+        edit: { caPem: `${standins[kind].caPem}\n${impostorCaPem}` },
+        change: /CA certificate/,
+      },
+      { ...sinceNone, edit: { caPem: impostorCaPem }, change: /CA certificate/ },
+      { ...c, edit: { verifyTls: false, caPem: null }, change: /TLS verification/ },
+    ];
+    for (const { gid, base, edit, change } of loosenings) {
+      for (const blank of [{}, { secret: "" }, { secret: SECRET_PLACEHOLDER }]) {
+        const result = await save({ ...base, id: gid, ...edit, ...blank });
+        expect(result.__typename, JSON.stringify({ edit, blank })).toBe("ValidationError");
+        expect(result.problems?.map((p) => p.field)).toEqual(["secret"]);
+        expect(result.problems?.[0]?.message).toMatch(/give the secret again/i);
+        expect(result.problems?.[0]?.message).toMatch(change);
+      }
+    }
+    for (const { id } of [c, sinceNone]) {
+      const stored = await app.services.prisma.connection.findUniqueOrThrow({ where: { id } });
+      expect(stored.verifyTls).toBe(true);
+      expect(stored.caPem ?? "").not.toContain(impostorCaPem);
+      // The certificate check still refuses the impostor before any request reaches it.
+      expect(await testConnection(app.services, id)).toMatchObject({ ok: false });
+    }
+    expect(impostor.seen).toEqual([]);
+    expect(impostorGot(secret)).toBe(false);
+  });
+
+  it("trusts the impostor only with a secret given with the looser setting, and sends only that one", async () => {
+    const c = await interceptedConnection({});
+    impostor.seen.length = 0;
+    const mine = `impostor-trusting-${kind}-secret`;
+    const result = await save({ ...c.base, id: c.gid, verifyTls: false, secret: mine });
+    expect(result.__typename).toMatch(/Success$/);
+    expect(await testConnection(app.services, c.id)).toMatchObject({ ok: false });
+    expect(impostorGot(mine)).toBe(true);
+    expect(impostorGot(secret)).toBe(false);
+  });
+
+  it("keeps the stored secret when TLS trust is tightened and the secret is left blank", async () => {
+    const c = await connection();
+    const tightenings = [
+      { from: { verifyTls: false }, to: { verifyTls: true } },
+      {
+        from: { verifyTls: false, caPem: null },
+        to: { verifyTls: true, caPem: standins[kind].caPem },
+      },
+      { from: { verifyTls: false }, to: { verifyTls: false, caPem: impostorCaPem } },
+      { from: { verifyTls: true }, to: { verifyTls: true, caPem: null } },
+      { from: { verifyTls: true }, to: { verifyTls: true, caPem: `\n${standins[kind].caPem}\n` } },
+    ];
+    for (const { from, to } of tightenings) {
+      const setUp = await save({ ...c.base, id: c.gid, ...from, secret });
+      expect(setUp.__typename).toMatch(/Success$/);
+      const result = await save({ ...c.base, id: c.gid, ...to });
+      expect(result.__typename, JSON.stringify({ from, to })).toMatch(/Success$/);
+    }
+    const back = await save({ ...c.base, id: c.gid, verifyTls: true, secret });
+    expect(back.__typename).toMatch(/Success$/);
+    expect(await save({ ...c.base, id: c.gid, verifyTls: true })).toMatchObject({
+      __typename: expect.stringMatching(/Success$/),
+    });
+    expect(await testConnection(app.services, c.id)).toMatchObject({ ok: true });
+  });
+
   it("keeps the stored secret when only the name changes and the secret is left blank", async () => {
     const c = await connection();
     const result = await save({ ...c.base, id: c.gid, name: `${c.base.name}-renamed` });
@@ -208,6 +312,40 @@ it("an edit that keeps the secret does not land on a row another edit re-pointed
   // Whichever edit won, the row never holds the owner's secret with the attacker's address.
   expect({ url: stored.baseUrl, secret: storedSecret }).not.toEqual({
     url: listener.server.url,
+    secret: DEFAULT_TOKEN.secret,
+  });
+});
+
+it("an edit that keeps the secret does not land on a row whose TLS trust another edit changed meanwhile", async () => {
+  // The attacker's row already trusts any certificate, with their own secret; the owner turns
+  // verification on and enters the real secret while the attacker renames with the secret blank.
+  const { prisma, secrets } = app.services;
+  const atImpostor = { url: impostor.server.url, caPem: standins.PROXMOX.caPem };
+  const row = await saveStandinConnection(app.services, "PROXMOX", atImpostor, "raced-trust", {
+    secret: "attacker-secret",
+    verifyTls: false,
+  });
+  const outcomes = await Promise.allSettled([
+    saveStandinConnection(app.services, "PROXMOX", atImpostor, "raced-trust", {
+      id: row.id,
+      verifyTls: true,
+      secret: DEFAULT_TOKEN.secret,
+    }),
+    saveStandinConnection(app.services, "PROXMOX", atImpostor, "raced-trust-renamed", {
+      id: row.id,
+      verifyTls: false,
+      secret: undefined,
+    }),
+  ]);
+  expect(outcomes[0].status).toBe("fulfilled");
+  const stored = await prisma.connection.findUniqueOrThrow({
+    where: { id: row.id },
+    include: { secret: true },
+  });
+  const storedSecret = secrets.open(stored.secret?.ciphertext ?? "", row.id);
+  // Whichever edit won, the row never holds the owner's secret with verification off.
+  expect({ verifyTls: stored.verifyTls, secret: storedSecret }).not.toEqual({
+    verifyTls: false,
     secret: DEFAULT_TOKEN.secret,
   });
 });
