@@ -33,6 +33,8 @@ function draftOf(kind: ConnectionKind, connection: Connection | undefined): Conn
           url: connection.url ?? "",
           username: connection.username ?? "",
           tokenId: connection.tokenId ?? "",
+          verifyTls: connection.verifyTls ?? true,
+          caPem: connection.caPem ?? "",
         }
       : null,
   };

@@ -20,7 +20,15 @@ const draft: ConnectionDraft = {
   isActive: true,
   storedSecretFor: null,
 };
-const stored = { url: draft.url, username: draft.username, tokenId: draft.tokenId };
+const stored = {
+  url: draft.url,
+  username: draft.username,
+  tokenId: draft.tokenId,
+  verifyTls: draft.verifyTls,
+  caPem: draft.caPem,
+};
+const CA = "-----BEGIN CERTIFICATE-----\nMIIB-our-ca\n-----END CERTIFICATE-----";
+const OTHER_CA = "-----BEGIN CERTIFICATE-----\nMIIB-another-ca\n-----END CERTIFICATE-----";
 
 describe("validateDraft", () => {
   it("accepts a complete https Proxmox draft", () => {
@@ -62,6 +70,75 @@ describe("validateDraft", () => {
       expect(keepsStoredSecret({ ...editing, ...change }), JSON.stringify(change)).toBe(false);
       expect(validateDraft({ ...editing, ...change }).secret).toBe("settings.problem.secretAgain");
       expect(validateDraft({ ...editing, ...change, secret: "new" }).secret).toBeUndefined();
+    }
+  });
+});
+
+describe("a stored secret and TLS trust", () => {
+  const editing = (trust: { verifyTls: boolean; caPem: string }) => ({
+    ...draft,
+    id: "C1",
+    secret: "",
+    ...trust,
+    storedSecretFor: { ...stored, ...trust },
+  });
+
+  it("needs the secret again once verification is turned off or another CA certificate is pasted", () => {
+    for (const [then, now] of [
+      [
+        { verifyTls: true, caPem: CA },
+        { verifyTls: false, caPem: CA },
+      ],
+      [
+        { verifyTls: true, caPem: "" },
+        { verifyTls: false, caPem: "" },
+      ],
+      [
+        { verifyTls: true, caPem: CA },
+        { verifyTls: true, caPem: OTHER_CA },
+      ],
+      [
+        { verifyTls: true, caPem: CA },
+        { verifyTls: true, caPem: `${CA}\n${OTHER_CA}` },
+      ],
+      [
+        { verifyTls: true, caPem: "" },
+        { verifyTls: true, caPem: CA },
+      ],
+    ] as const) {
+      const loosened = { ...editing(then), ...now };
+      expect(keepsStoredSecret(loosened), JSON.stringify({ then, now })).toBe(false);
+      expect(validateDraft(loosened).secret).toBe("settings.problem.secretAgain");
+      expect(validateDraft({ ...loosened, secret: "new" }).secret).toBeUndefined();
+    }
+  });
+
+  it("keeps the stored secret when verification is turned on or the CA certificate removed", () => {
+    for (const [then, now] of [
+      [
+        { verifyTls: false, caPem: "" },
+        { verifyTls: true, caPem: "" },
+      ],
+      [
+        { verifyTls: false, caPem: "" },
+        { verifyTls: true, caPem: CA },
+      ],
+      [
+        { verifyTls: false, caPem: CA },
+        { verifyTls: false, caPem: OTHER_CA },
+      ],
+      [
+        { verifyTls: true, caPem: CA },
+        { verifyTls: true, caPem: "" },
+      ],
+      [
+        { verifyTls: true, caPem: CA },
+        { verifyTls: true, caPem: `\n${CA}\n` },
+      ],
+    ] as const) {
+      const tightened = { ...editing(then), ...now };
+      expect(keepsStoredSecret(tightened), JSON.stringify({ then, now })).toBe(true);
+      expect(validateDraft(tightened).secret).toBeUndefined();
     }
   });
 });

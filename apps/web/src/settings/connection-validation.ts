@@ -3,11 +3,16 @@
 import type { ConnectionKind, FieldProblem } from "../graphql/types.ts";
 import type { MessageKey } from "../i18n/i18n.ts";
 
-/** Where, and as whom, a stored secret was entered for: the fields that, changed, need it again. */
+/**
+ * Where, and as whom, a stored secret was entered for, and how the server there was recognised:
+ * the fields that, changed (or, for TLS, loosened), need it again.
+ */
 export interface SecretTargetDraft {
   url: string;
   username: string;
   tokenId: string;
+  verifyTls: boolean;
+  caPem: string;
 }
 
 /** The fields of the connection form, as typed. */
@@ -64,17 +69,33 @@ const targetOf = (draft: SecretTargetDraft): SecretTargetDraft => ({
   url: draft.url.trim().replace(/\/+$/, ""),
   username: draft.username.trim(),
   tokenId: draft.tokenId.trim(),
+  verifyTls: draft.verifyTls,
+  caPem: draft.caPem.trim(),
 });
 
 /**
+ * Whether `now` accepts a server certificate `then` refused: verification turned off, or a CA
+ * certificate added or replaced while it is on. Turning it on or removing the CA tightens.
+ */
+function isTrustLoosened(then: SecretTargetDraft, now: SecretTargetDraft): boolean {
+  if (!then.verifyTls) return false;
+  return !now.verifyTls || (now.caPem !== "" && now.caPem !== then.caPem);
+}
+
+/**
  * Whether a blank secret keeps the stored one: a secret is stored and the draft still points where,
- * and as whom, it was entered for. The server applies the same rule (a changed target refuses a
- * blank secret), so the form says so before sending.
+ * and as whom, it was entered for, with the server checked at least as strictly. The server
+ * applies the same rule (it refuses a blank secret otherwise), so the form says so before sending.
  */
 export function keepsStoredSecret(draft: ConnectionDraft): boolean {
   if (!draft.storedSecretFor) return false;
   const [now, then] = [targetOf(draft), targetOf(draft.storedSecretFor)];
-  return now.url === then.url && now.username === then.username && now.tokenId === then.tokenId;
+  return (
+    now.url === then.url &&
+    now.username === then.username &&
+    now.tokenId === then.tokenId &&
+    !isTrustLoosened(then, now)
+  );
 }
 
 /** The mutation input for a draft. A blank secret on an edit keeps the stored one. */
