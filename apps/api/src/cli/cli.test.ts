@@ -90,13 +90,6 @@ describe("the hyperlens command", () => {
     expect(status).toBe(0);
   });
 
-  it("refuses a weak password with the rule, and a wrong command with the usage", async () => {
-    expect(await cli(["user", "create", "weak", "--password-stdin"], "short\n")).toMatchObject({
-      status: 1,
-      out: expect.stringContaining("password: Use at least 12 characters."),
-    });
-    expect(await cli(["sync"])).toMatchObject({
-      status: 2,
   it("creates a user who may view and start syncs, or with --no-sync one who may only view", async () => {
     const byDefault = await cli(
       ["user", "create", "viewer", "--password-stdin"],
@@ -111,6 +104,13 @@ describe("the hyperlens command", () => {
     expect(viewOnly.status).toBe(0);
   });
 
+  it("refuses a weak password with the rule, and a wrong command with the usage", async () => {
+    expect(await cli(["user", "create", "weak", "--password-stdin"], "short\n")).toMatchObject({
+      status: 1,
+      out: expect.stringContaining("password: Use at least 12 characters."),
+    });
+    expect(await cli(["sync"])).toMatchObject({
+      status: 2,
       out: expect.stringContaining("Usage: hyperlens"),
     });
   });
