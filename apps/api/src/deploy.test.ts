@@ -230,8 +230,8 @@ describe("the compose file", () => {
 
   it("tells both replicas their public address, the site Caddy serves", () => {
     for (const replica of ["api1", "api2"]) {
-      expect(services.get(replica)).toContain(
-        "HYPERLENS_PUBLIC_URL: https://${HYPERLENS_SITE:-localhost}",
+      expect(services.get(replica)).toMatch(
+        /HYPERLENS_PUBLIC_URL: https:\/\/\$\{HYPERLENS_SITE:-localhost\}/,
       );
     }
     expect(read("deploy/Caddyfile")).toMatch(/^\{\$HYPERLENS_SITE:localhost\} \{/m);
