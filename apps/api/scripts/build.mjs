@@ -7,6 +7,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
+import { buildInfoDefines, releaseVersion } from "./build-info.mjs";
 
 const api = path.resolve(import.meta.dirname, "..");
 const root = path.resolve(api, "../..");
@@ -29,6 +30,7 @@ if (!existsSync(path.join(webDist, "index.html"))) {
   process.exit(1);
 }
 
+const version = releaseVersion(root);
 rmSync(dist, { recursive: true, force: true });
 await build({
   entryPoints: { server: path.join(api, "src/main.ts"), cli: path.join(api, "src/cli/main.ts") },
@@ -40,6 +42,7 @@ await build({
   platform: "node",
   target: "node20.19",
   sourcemap: true,
+  define: buildInfoDefines(process.env),
   // Packages used by the external ones (e.g. @prisma/client/runtime/…) are matched by prefix.
   external: [...external].flatMap((name) => [name, `${name}/*`]),
   // The bundle sits in dist/, not in the source tree: point the migrations and the web app at
@@ -57,4 +60,6 @@ await build({
 });
 cpSync(path.join(root, "prisma/migrations"), path.join(dist, "migrations"), { recursive: true });
 cpSync(webDist, path.join(dist, "web"), { recursive: true });
-console.log(`Built ${path.relative(root, dist)}: server.mjs, cli.mjs, migrations/, web/`);
+console.log(
+  `Built ${path.relative(root, dist)} (${version}): server.mjs, cli.mjs, migrations/, web/`,
+);

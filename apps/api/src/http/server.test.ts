@@ -1,8 +1,11 @@
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { connect } from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
+import { BUILD_INFO } from "../version.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 
 describe("the HTTP server", () => {
@@ -17,6 +20,15 @@ describe("the HTTP server", () => {
     const ready = await fetch(`${app.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: "ready" });
+  });
+
+  it("names the release it runs in /healthz, as package.json has it", async () => {
+    const { version } = JSON.parse(
+      readFileSync(path.resolve(import.meta.dirname, "../../../../package.json"), "utf8"),
+    );
+    const health = await fetch(`${app.url}/healthz`);
+    expect(await health.json()).toEqual({ status: "ok", version, revision: BUILD_INFO.revision });
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it("refuses a body over the cap before reading it", async () => {

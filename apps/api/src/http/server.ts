@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
 import type { AppServices } from "../context.ts";
+import { BUILD_INFO } from "../version.ts";
 import { clientAddressResolver } from "./client-address.ts";
 import { answerClientErrors } from "./client-errors.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
@@ -56,7 +57,7 @@ export async function startServer(services: AppServices, config: Config): Promis
   const serveWebApp = createStaticHandler();
   const server = createServer(async (req, res) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (path === "/healthz") return sendJson(res, 200, { status: "ok" });
+    if (path === "/healthz") return sendJson(res, 200, { status: "ok", ...BUILD_INFO });
     if (path === "/metrics" && req.method === "GET") {
       const { registry } = services.metrics;
       res.writeHead(200, { "content-type": registry.contentType, "cache-control": "no-store" });

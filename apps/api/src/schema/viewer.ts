@@ -1,5 +1,6 @@
 import { CAPABILITIES } from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
+import { BUILD_INFO } from "../version.ts";
 import { builder } from "./builder.ts";
 
 export const CapabilityEnum = builder.enumType("Capability", {
@@ -20,6 +21,11 @@ export const ViewerRef = builder.objectRef<Viewer>("Viewer").implement({
     capabilities: t.field({
       type: [CapabilityEnum],
       resolve: (viewer) => [...viewer.capabilities],
+    }),
+    version: t.string({
+      description:
+        "The Hyperlens release answering (semantic version), as `hyperlens --version` and /healthz report it.",
+      resolve: () => BUILD_INFO.version,
     }),
   }),
 });
