@@ -13,12 +13,15 @@ import {
 } from "../services/secret-rotation.ts";
 import { RedisStartupError } from "../services/sync-events.ts";
 import { createUser } from "../services/users.ts";
+import { describeBuild } from "../version.ts";
 import { readPassword } from "./read-password.ts";
 import { runSyncCommand } from "./sync-command.ts";
 
 const USAGE = `Usage: hyperlens <command>
 
 Commands:
+  --version                                         print the release (and the git revision the
+                                                    build was made from)
   user create <name> [--password-stdin] [--admin] [--no-sync]
                                                     create a user (asks for the password,
                                                     or reads one line from standard input)
@@ -122,6 +125,7 @@ async function sync(args: string[]) {
 
 async function run(argv: string[]) {
   const [command, sub, ...rest] = argv;
+  if (command === "--version" && sub === undefined) return console.log(describeBuild());
   if (command === "user" && sub === "create") return userCreate(rest);
   if (command === "migrate" && sub === undefined) return migrate();
   if (command === "secrets" && sub === "rotate") return secretsRotate(rest);
