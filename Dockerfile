@@ -3,12 +3,24 @@
 # production node_modules and apps/api/dist (bundled server and CLI, migrations, web app).
 # Pin the base by digest in your registry mirror for reproducible builds.
 ARG NODE_IMAGE=node:20.19.5-bookworm-slim
+# The release and the commit it is built from, for the labels below (docs/operations.md,
+# "Releases"): VERSION must be the root package.json's version (the build refuses another), REVISION
+# is a git commit id (the bundle reports it too), SOURCE the repository's URL. Empty when not given.
+ARG VERSION=""
+ARG REVISION=""
+ARG SOURCE=""
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY . .
+ARG VERSION
+ARG REVISION
+# A label naming another release than the one /healthz and --version report would mislead every
+# upgrade decided by it.
+RUN test -z "$VERSION" || test "$VERSION" = "$(node -p 'require("./package.json").version')" \
+  || { echo "VERSION=$VERSION is not package.json's version" >&2; exit 1; }
 # npm ci runs the postinstall that generates the Prisma client, then turbo builds web and api.
-RUN npm ci --no-audit --no-fund && npm run build
+RUN npm ci --no-audit --no-fund && HYPERLENS_REVISION="$REVISION" npm run build
 
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /src
@@ -42,6 +54,16 @@ RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack 
   && chmod 755 /usr/local/bin/hyperlens
 COPY --from=deps /src/node_modules ./node_modules
 COPY --from=build /src/apps/api/dist ./dist
+ARG VERSION
+ARG REVISION
+ARG SOURCE
+# OCI annotations (image-spec annotations.md). No licence is declared in the repository, so none is
+# claimed; .created is left out, as the image's configuration already records when it was built.
+LABEL org.opencontainers.image.title="Hyperlens" \
+  org.opencontainers.image.description="Read-only VM inventory over Proxmox VE, VMware Cloud Director and vCenter" \
+  org.opencontainers.image.version="${VERSION}" \
+  org.opencontainers.image.revision="${REVISION}" \
+  org.opencontainers.image.source="${SOURCE}"
 USER node
 VOLUME ["/data"]
 EXPOSE 4000

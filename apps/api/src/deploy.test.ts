@@ -1,6 +1,7 @@
 // The Dockerfile and the compose file, linted for the rules that matter in production. No
 // Dockerfile linter is packaged for Debian or installed here (hadolint is not in Debian), so the
 // rules are checked directly; .ci/run also runs hadolint when a machine has it.
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -82,6 +83,7 @@ function composeServices(text: string): Map<string, string> {
 }
 
 const SECRET_NAME = /PASSWORD|SECRET|TOKEN|_KEY\b/i;
+const packageVersion: string = JSON.parse(read("package.json")).version;
 const isPinned = (image: string) => /:[\w.-]+/.test(image) && !/:latest\b/.test(image);
 
 describe("the Dockerfile", () => {
@@ -137,6 +139,46 @@ describe("the Dockerfile", () => {
     }
     expect(read(".dockerignore")).toMatch(/^\.env$/m);
     expect(read(".dockerignore")).toMatch(/^data$/m);
+  });
+
+  it("labels the image with the OCI annotations from its VERSION, REVISION and SOURCE arguments", () => {
+    const labelText = final.body
+      .filter((i) => i.keyword === "LABEL")
+      .map((i) => i.args)
+      .join(" ");
+    const labels = new Map(
+      [...labelText.matchAll(/(org\.opencontainers\.image\.\w+)="([^"]*)"/g)].map(
+        ([, key, value]) => [key, value],
+      ),
+    );
+    expect(labels.get("org.opencontainers.image.title")).toBe("Hyperlens");
+    expect(labels.get("org.opencontainers.image.version")).toBe(`\${VERSION}`);
+    expect(labels.get("org.opencontainers.image.revision")).toBe(`\${REVISION}`);
+    expect(labels.get("org.opencontainers.image.source")).toBe(`\${SOURCE}`);
+    // An ARG reaches a stage only when the stage declares it again.
+    const finalArgs = final.body.filter((i) => i.keyword === "ARG").map((i) => i.args);
+    expect(finalArgs).toEqual(expect.arrayContaining(["VERSION", "REVISION", "SOURCE"]));
+  });
+
+  it("builds the bundle with REVISION as its revision, and refuses a VERSION that is not package.json's", () => {
+    const runs = (all.find((s) => s.name === "build")?.body ?? [])
+      .filter((i) => i.keyword === "RUN")
+      .map((i) => i.args);
+    expect(runs.join("\n")).toContain('HYPERLENS_REVISION="$REVISION" npm run build');
+    const check = runs.find((run) => run.includes("$VERSION"));
+    expect(check, "a RUN checks VERSION").toBeDefined();
+    // The check as the build stage runs it: in the source tree, with node on the path.
+    const checkWith = (VERSION: string) =>
+      spawnSync("sh", ["-c", check ?? "false"], {
+        cwd: root,
+        env: { PATH: process.env.PATH ?? "", VERSION },
+        encoding: "utf8",
+      });
+    expect(checkWith(packageVersion).status).toBe(0);
+    expect(checkWith("").status).toBe(0);
+    const wrong = checkWith("9.9.9");
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stderr).toContain("VERSION=9.9.9 is not package.json's version");
   });
 
   it("installs the production dependencies of every workspace", () => {
@@ -209,6 +251,12 @@ describe("the compose file", () => {
     // No replica port is published: a peer off that network could not claim to be the proxy.
     for (const replica of ["api1", "api2"])
       expect(services.get(replica)).not.toMatch(/^ {4}ports:/m);
+  });
+
+  it("builds the image labelled with the release deploy/env.example names, package.json's", () => {
+    expect(services.get("api1")).toMatch(/^ {6}args:\n {8}VERSION: \$\{HYPERLENS_VERSION:-\}\n/m);
+    expect(services.get("api1")).toMatch(/^ {8}REVISION: \$\{HYPERLENS_REVISION:-\}$/m);
+    expect(read("deploy/env.example")).toContain(`\nHYPERLENS_VERSION=${packageVersion}\n`);
   });
 
   it("answers /metrics with 404 at the proxy, before it reaches a replica", () => {
