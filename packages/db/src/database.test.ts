@@ -65,7 +65,7 @@ describe("database", () => {
     const migration = readMigrations().find((m) => m.name.endsWith("_ip_addresses_lower_case"));
     if (!migration) throw new Error("the migration is missing");
     await db.withExecutor((e) =>
-      applyMigrations(e, [{ ...migration, name: `${migration.name}_again` }]),
+      applyMigrations(e, [...readMigrations(), { ...migration, name: `${migration.name}_again` }]),
     );
     const rows = await db.prisma.ipAddress.findMany({ where: { vmId: vm.id } });
     expect(rows.map((r) => `${r.interfaceName} ${r.address}`).sort()).toEqual([

@@ -28,7 +28,10 @@ describe("the ip_addresses isLastKnown migration", () => {
           ('00000000-0000-4000-8000-000000000022', '00000000-0000-4000-8000-000000000011', '10.0.0.2', 'AGENT', '2026-03-01T00:01:00Z'),
           ('00000000-0000-4000-8000-000000000023', '00000000-0000-4000-8000-000000000011', '10.0.0.3', 'STATIC_CONFIG', '2026-03-01T00:01:00Z');
       `);
-      await applyMigrations(e, [{ ...migration, name: `${migration.name}_again` }]);
+      await applyMigrations(e, [
+        ...readMigrations(),
+        { ...migration, name: `${migration.name}_again` },
+      ]);
       return e.query<{ address: string; isLastKnown: boolean }>(
         `SELECT "address", "isLastKnown" FROM "ip_addresses" ORDER BY 1`,
       );

@@ -15,6 +15,7 @@ export interface SqlExecutor {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+/** One committed migration folder: its name, its SQL and the SHA-256 Prisma records for it. */
 export interface Migration {
   name: string;
   sql: string;
@@ -82,14 +83,34 @@ export async function pendingMigrations(db: SqlExecutor, migrations = readMigrat
 }
 
 /**
+ * The refusal to open a database that a newer release has migrated: its schema is one this build
+ * was not written for, and an older build's own pending migrations could break it further.
+ */
+function refuseUnknownMigrations(applied: Map<string, string>, migrations: Migration[]): void {
+  const known = new Set(migrations.map((m) => m.name));
+  const unknown = [...applied.keys()].filter((name) => !known.has(name)).sort();
+  if (!unknown.length) return;
+  throw new Error(
+    `This database was upgraded by a newer Hyperlens release: it has ${unknown.length} ` +
+      `migration(s) this build does not know (${unknown.join(", ")}). Nothing was changed. ` +
+      "Run that newer release (or a later one), or restore a backup taken before the upgrade " +
+      "to go back to this one.",
+  );
+}
+
+/**
  * Applies every pending migration, each in its own transaction. Refuses to start when an
- * applied migration's file was edited afterwards: the database would not match the schema.
+ * applied migration's file was edited afterwards (the database would not match the schema), or
+ * when the database holds migrations this build does not know (a newer release made it).
  */
 export async function applyMigrations(db: SqlExecutor, migrations = readMigrations()) {
   await db.exec(MIGRATIONS_TABLE);
   await db.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
   try {
     const applied = await appliedMigrations(db);
+    // TRAP: docs/operations.md "Upgrades" — an older build started on a newer release's database
+    // must stop before its first write; applying its own pending migrations there corrupts it.
+    refuseUnknownMigrations(applied, migrations);
     const newlyApplied: string[] = [];
     for (const migration of migrations) {
       const checksum = applied.get(migration.name);

@@ -44,7 +44,10 @@ describe("the RUN_SYNC capability migration", () => {
           ('00000000-0000-4000-8000-000000000011', 'view', 'hlk_a', 'h1', '{VIEW_INVENTORY}', '00000000-0000-4000-8000-000000000002'),
           ('00000000-0000-4000-8000-000000000012', 'manage', 'hlk_b', 'h2', '{MANAGE_PROXMOX}', '00000000-0000-4000-8000-000000000002');
       `);
-      await applyMigrations(e, [{ ...migration, name: `${migration.name}_again` }]);
+      await applyMigrations(e, [
+        ...readMigrations(),
+        { ...migration, name: `${migration.name}_again` },
+      ]);
       return e.query<{ name: string; capabilities: string }>(
         `SELECT "username" AS name, array_to_string("capabilities"::text[], ',') AS capabilities FROM "users"
          UNION ALL

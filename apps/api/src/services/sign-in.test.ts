@@ -97,7 +97,7 @@ describe("user names", () => {
     });
     const newer = await db.prisma.user.create({ data: { username: "twin", passwordHash: "x" } });
     await db.withExecutor((e) =>
-      applyMigrations(e, [{ ...migration, name: `${migration.name}_again` }]),
+      applyMigrations(e, [...readMigrations(), { ...migration, name: `${migration.name}_again` }]),
     );
     const renamed = `twin-${newer.id.slice(0, 8)}`;
     const names = await db.prisma.user.findMany({ where: { id: { in: [older.id, newer.id] } } });
