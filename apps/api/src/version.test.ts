@@ -22,6 +22,15 @@ describe("the release version", () => {
     expect(releaseVersion(root)).toBe(packageVersion);
   });
 
+  it("has its section in CHANGELOG.md, the newest under [Unreleased], dated", () => {
+    const changelog = readFileSync(path.join(root, "CHANGELOG.md"), "utf8");
+    const headings = [...changelog.matchAll(/^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$/gm)];
+    expect(headings[0]?.[1]).toBe("Unreleased");
+    expect(headings[1]?.[1]).toBe(packageVersion);
+    expect(headings[1]?.[2]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const [, version] of headings.slice(1)) expect(version).toMatch(SEMANTIC_VERSION);
+  });
+
   it("has no revision when run from the sources", () => {
     expect(BUILD_INFO.revision).toBeNull();
     expect(describeBuild()).toBe(`hyperlens ${packageVersion}`);
