@@ -10,4 +10,9 @@ export { applyMigrations, pendingMigrations, readMigrations, type SqlExecutor } 
 export { type RawSql, rawQuery, rawTransaction } from "./raw-transaction.ts";
 export { type RowsByIdReader, rowsByIdReader } from "./rows-by-id.ts";
 export * from "./secrets.ts";
-export { createTestDatabase, type TestDatabase } from "./test-database.ts";
+export {
+  createEmptyPostgresDatabase,
+  createTestDatabase,
+  type EmptyPostgresDatabase,
+  type TestDatabase,
+} from "./test-database.ts";

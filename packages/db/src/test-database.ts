@@ -28,6 +28,27 @@ async function adminQuery(url: string, sql: string): Promise<void> {
   }
 }
 
+/** A new database on a PostgreSQL server, not yet opened or migrated, and how to drop it. */
+export interface EmptyPostgresDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates an empty database on the server at `serverUrl` (the DATABASE_URL of tests): for a test
+ * that fills it first, e.g. restores an older release's dump and lets start-up migrate it.
+ */
+export async function createEmptyPostgresDatabase(
+  serverUrl: string,
+): Promise<EmptyPostgresDatabase> {
+  const name = `hyperlens_test_${randomBytes(6).toString("hex")}`;
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
+  return {
+    url: withDatabase(serverUrl, name),
+    drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
 /** Opens a new empty database for a test; call `close()` in afterAll. */
 export async function createTestDatabase(
   options: { onQuery?: QueryListener } = {},
@@ -37,18 +58,16 @@ export async function createTestDatabase(
     const target = { kind: "pglite", dataDir: "memory://" } as const;
     return { ...(await openDatabase(target, options)), target };
   }
-  const name = `hyperlens_test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(serverUrl, `CREATE DATABASE "${name}"`);
-  const url = withDatabase(serverUrl, name);
-  const target = { kind: "postgres", url } as const;
+  const empty = await createEmptyPostgresDatabase(serverUrl);
+  const target = { kind: "postgres", url: empty.url } as const;
   const db = await openDatabase(target, options);
   return {
     ...db,
-    url,
+    url: empty.url,
     target,
     close: async () => {
       await db.close();
-      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await empty.drop();
     },
   };
 }
