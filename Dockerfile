@@ -2,7 +2,7 @@
 # Hyperlens server image: built in one stage, run from a slim stage that holds only Node, the
 # production node_modules and apps/api/dist (bundled server and CLI, migrations, web app).
 # Pin the base by digest in your registry mirror for reproducible builds.
-ARG NODE_IMAGE=node:20.19.5-bookworm-slim
+ARG NODE_IMAGE=node:24.22.3-bookworm-slim
 # The release and the commit it is built from, for the labels below (docs/operations.md,
 # "Releases"): VERSION must be the root package.json's version (the build refuses another), REVISION
 # is a git commit id (the bundle reports it too), SOURCE the repository's URL. Empty when not given.

@@ -40,7 +40,7 @@ await build({
   splitting: true,
   format: "esm",
   platform: "node",
-  target: "node20.19",
+  target: "node22.15",
   sourcemap: true,
   define: buildInfoDefines(process.env),
   // Packages used by the external ones (e.g. @prisma/client/runtime/…) are matched by prefix.
