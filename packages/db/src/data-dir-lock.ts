@@ -12,6 +12,17 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The pid of another live process holding the data directory, or undefined when none does. */
+export function dataDirHolder(dataDir: string): number | undefined {
+  let holder: number;
+  try {
+    holder = Number(readFileSync(path.join(dataDir, "hyperlens.pid"), "utf8").trim());
+  } catch {
+    return undefined;
+  }
+  return holder !== process.pid && Number.isInteger(holder) && isAlive(holder) ? holder : undefined;
+}
+
 /** Takes the data directory for this process; returns the release function. */
 export function acquireDataDirLock(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
@@ -19,8 +30,8 @@ export function acquireDataDirLock(dataDir: string): () => void {
   try {
     writeFileSync(file, String(process.pid), { flag: "wx" });
   } catch {
-    const holder = Number(readFileSync(file, "utf8").trim());
-    if (holder !== process.pid && Number.isInteger(holder) && isAlive(holder)) {
+    const holder = dataDirHolder(dataDir);
+    if (holder !== undefined) {
       throw new Error(
         `Another Hyperlens process (pid ${holder}) is using the data directory ${dataDir}. ` +
           "Stop it, or use another HYPERLENS_DATA_DIR.",

@@ -8,6 +8,7 @@ import type pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { PrismaClient } from "./generated/prisma/client.ts";
 import { applyMigrations, pendingMigrations, type SqlExecutor } from "./migrate.ts";
+import { type BackupArchive, dumpPglite } from "./pglite-backup.ts";
 import { ensurePgliteDataDir } from "./pglite-data-dir.ts";
 import { patchPgliteErrorMapping } from "./pglite-error-map.ts";
 import { pgliteModule } from "./pglite-module.ts";
@@ -53,6 +54,11 @@ export interface Database {
   withExecutor<T>(fn: (executor: SqlExecutor) => Promise<T>): Promise<T>;
   /** Throws when the database does not answer or migrations are pending. */
   checkReady(): Promise<void>;
+  /**
+   * The embedded database's archive, with no transaction half-written in it (pglite-backup.ts);
+   * undefined on PostgreSQL, which pg_dump backs up.
+   */
+  backup: (() => Promise<BackupArchive>) | undefined;
   close(): Promise<void>;
 }
 
@@ -147,6 +153,7 @@ async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Dat
       const pending = await pendingMigrations(executor);
       if (pending.length) throw new Error(`${pending.length} migration(s) not applied`);
     },
+    backup: () => dumpPglite(client),
     close: async () => {
       await prisma.$disconnect();
       await client.close();
@@ -193,6 +200,7 @@ async function openPostgres(url: string, onQuery?: QueryListener): Promise<Datab
       const pending = await withExecutor((e) => pendingMigrations(e));
       if (pending.length) throw new Error(`${pending.length} migration(s) not applied`);
     },
+    backup: undefined,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();

@@ -1,3 +1,4 @@
+export { dataDirHolder } from "./data-dir-lock.ts";
 export {
   type Database,
   DatabaseStartupError,
@@ -7,6 +8,13 @@ export {
 export * from "./generated/prisma/client.ts";
 export { escapeLikePattern } from "./like-pattern.ts";
 export { applyMigrations, pendingMigrations, readMigrations, type SqlExecutor } from "./migrate.ts";
+export {
+  BACKUP_MEDIA_TYPE,
+  type BackupArchive,
+  BackupError,
+  backupDataDir,
+  restoreDataDir,
+} from "./pglite-backup.ts";
 export { type RawSql, rawQuery, rawTransaction } from "./raw-transaction.ts";
 export { type RowsByIdReader, rowsByIdReader } from "./rows-by-id.ts";
 export * from "./secrets.ts";
