@@ -1,5 +1,10 @@
 // The hyperlens command line: `npm run hyperlens -- <command>` from the repo root.
-import { DatabaseStartupError, openDatabase, SecretKeyFormatError } from "@hyperlens/db";
+import {
+  BackupError,
+  DatabaseStartupError,
+  openDatabase,
+  SecretKeyFormatError,
+} from "@hyperlens/db";
 import { DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { closeServices, createServices } from "../app.ts";
 import { ConfigError, loadConfig } from "../config.ts";
@@ -14,6 +19,7 @@ import {
 import { RedisStartupError } from "../services/sync-events.ts";
 import { createUser } from "../services/users.ts";
 import { describeBuild } from "../version.ts";
+import { NotEmbeddedError, runBackupCommand, runRestoreCommand } from "./backup-command.ts";
 import { readPassword } from "./read-password.ts";
 import { runSyncCommand } from "./sync-command.ts";
 
@@ -36,6 +42,14 @@ Commands:
                                                     read with HYPERLENS_SECRET_KEY_PREVIOUS or
                                                     the data directory's key file)
   migrate                                           apply pending database migrations
+  backup <file> [--url <url>] [--token <token>]     archive the embedded database into <file>:
+                                                    asks the running server (an administrator's
+                                                    API token holding every capability, in
+                                                    HYPERLENS_TOKEN or --token), or reads the data
+                                                    directory when no server runs; the secret key
+                                                    is not in the archive
+  restore <file>                                    restore a backup into an empty data directory
+                                                    (the server must not be running)
 `;
 
 /** A wrong command line: printed with the usage, exit code 2. */
@@ -123,6 +137,41 @@ async function sync(args: string[]) {
   }
 }
 
+/** Splits `--name value` / `--name=value` options from positional arguments. */
+function parseOptions(args: string[], names: readonly string[]) {
+  const options = new Map<string, string>();
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (!arg.startsWith("--")) {
+      positional.push(arg);
+      continue;
+    }
+    const [name = "", inline] = arg.slice(2).split(/=(.*)/s);
+    if (!names.includes(name)) throw new UsageError(`Unknown option ${arg}.`);
+    const value = inline ?? args[++i];
+    if (!value) throw new UsageError(`--${name} needs a value.`);
+    options.set(name, value);
+  }
+  return { options, positional };
+}
+
+async function backup(args: string[]) {
+  const { options, positional } = parseOptions(args, ["url", "token"]);
+  if (positional.length !== 1 || !positional[0]) throw new UsageError("Give one file to write.");
+  await runBackupCommand(loadConfig(), {
+    file: positional[0],
+    url: options.get("url"),
+    token: options.get("token") ?? process.env.HYPERLENS_TOKEN,
+  });
+}
+
+async function restore(args: string[]) {
+  const { positional } = parseOptions(args, []);
+  if (positional.length !== 1 || !positional[0]) throw new UsageError("Give one backup file.");
+  await runRestoreCommand(loadConfig(), positional[0]);
+}
+
 async function run(argv: string[]) {
   const [command, sub, ...rest] = argv;
   if (command === "--version" && sub === undefined) return console.log(describeBuild());
@@ -130,6 +179,8 @@ async function run(argv: string[]) {
   if (command === "migrate" && sub === undefined) return migrate();
   if (command === "secrets" && sub === "rotate") return secretsRotate(rest);
   if (command === "sync") return sync(argv.slice(1));
+  if (command === "backup") return backup(argv.slice(1));
+  if (command === "restore") return restore(argv.slice(1));
   if (command === undefined || command === "help" || command === "--help") {
     console.log(USAGE);
     return;
@@ -144,6 +195,10 @@ run(process.argv.slice(2)).then(
       console.error(`${error.message}\n\n${USAGE}`);
       process.exit(2);
     }
+    if (error instanceof NotEmbeddedError) {
+      console.error(error.message);
+      process.exit(2);
+    }
     const known = [
       ConfigError,
       DatabaseStartupError,
@@ -153,6 +208,7 @@ run(process.argv.slice(2)).then(
       ShuttingDownError,
       RedisStartupError,
       SecretRotationError,
+      BackupError,
     ];
     if (known.some((type) => error instanceof type)) {
       const field = error instanceof ValidationError && error.field ? `${error.field}: ` : "";

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
 import type { AppServices } from "../context.ts";
 import { BUILD_INFO } from "../version.ts";
+import { answerBackup, BACKUP_PATH } from "./backup-route.ts";
 import { clientAddressResolver } from "./client-address.ts";
 import { answerClientErrors } from "./client-errors.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
@@ -82,6 +83,7 @@ export async function startServer(services: AppServices, config: Config): Promis
     const { publicUrl } = config;
     if (publicUrl && !isPublicHost(req.headers.host, publicUrl))
       return sendJson(res, MISDIRECTED_STATUS, misdirectedRequestBody(publicUrl));
+    if (path === BACKUP_PATH) return answerBackup(req, res, services);
     if (path === yoga.graphqlEndpoint) {
       const problem = bodyProblem(req);
       if (problem) {
