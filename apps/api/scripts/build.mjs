@@ -40,7 +40,7 @@ await build({
   splitting: true,
   format: "esm",
   platform: "node",
-  target: "node22.15",
+  target: "node22.19",
   sourcemap: true,
   define: buildInfoDefines(process.env),
   // Packages used by the external ones (e.g. @prisma/client/runtime/…) are matched by prefix.
