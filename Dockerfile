@@ -37,8 +37,19 @@ COPY packages/vcd/package.json packages/vcd/
 COPY packages/vcenter/package.json packages/vcenter/
 # The generated client is bundled into dist, so no install script (prisma generate) is needed;
 # the workspace links point at sources the final image does not have, hence their removal.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
-  && rm -rf node_modules/@hyperlens node_modules/.bin
+# --omit=optional drops the Prisma CLI and TypeScript (with effect, ~120 MB), which the lockfile
+# holds only as @prisma/client's optional peers, and two optional type/edge packages. The client's
+# runtime ships a WASM engine and compiler for every database and every platform: the server loads
+# only the PostgreSQL query compiler (engineType "client"), so the others, the source maps and the
+# type declarations go (~70 MB). The container test (scripts/image-test.sh) starts what is left.
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
+  && rm -rf node_modules/@hyperlens node_modules/.bin \
+    node_modules/@prisma/client/runtime/query_engine_bg.* \
+    node_modules/@prisma/client/runtime/query_compiler_bg.cockroachdb.* \
+    node_modules/@prisma/client/runtime/query_compiler_bg.mysql.* \
+    node_modules/@prisma/client/runtime/query_compiler_bg.sqlite.* \
+    node_modules/@prisma/client/runtime/query_compiler_bg.sqlserver.* \
+  && find node_modules -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
