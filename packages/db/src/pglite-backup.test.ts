@@ -1,12 +1,14 @@
 // The embedded database's archive is taken between transactions, never inside one, and a restore
 // never writes over a database (docs/operations.md, "Embedded database").
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "./database.ts";
-import { BackupError, restoreDataDir } from "./pglite-backup.ts";
+import { BackupError, backupDataDir, restoreDataDir } from "./pglite-backup.ts";
 import { rawQuery, rawTransaction } from "./raw-transaction.ts";
+import { generateSecretKeyText, keyFilePath } from "./secrets.ts";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "hl-pglite-backup-"));
 
@@ -65,6 +67,17 @@ describe("a backup of the embedded database", () => {
     await withDatabase(restoredDir, async (restored) => {
       expect(await usernames(restored)).toEqual(["first-half", "second-half"]);
     });
+  });
+
+  it("holds the database only: never the data directory's secret key file", async () => {
+    const dataDir = path.join(scratch, "with-key");
+    await withDatabase(dataDir, async () => {});
+    const key = generateSecretKeyText();
+    writeFileSync(keyFilePath(dataDir), key, { mode: 0o600 });
+    const tar = gunzipSync(await backupDataDir(dataDir));
+    expect(tar.includes(Buffer.from("PG_VERSION"))).toBe(true);
+    expect(tar.includes(Buffer.from("secret.key"))).toBe(false);
+    expect(tar.includes(Buffer.from(key))).toBe(false);
   });
 
   it("is restored only into a directory that holds no database", async () => {

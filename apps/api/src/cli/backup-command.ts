@@ -50,7 +50,7 @@ function writeArchive(file: string, archive: Uint8Array) {
     renameSync(partial, file);
   } catch (error) {
     rmSync(partial, { force: true });
-    throw error;
+    throw new BackupError(`Could not write ${file}: ${(error as Error).message}`);
   }
 }
 
@@ -117,7 +117,12 @@ export async function runRestoreCommand(config: Config, file: string): Promise<v
         '(docs/operations.md, "Backups and restore").',
     );
   }
-  const archive = new Uint8Array(readFileSync(file));
+  let archive: Uint8Array<ArrayBuffer>;
+  try {
+    archive = new Uint8Array(readFileSync(file));
+  } catch (error) {
+    throw new BackupError(`Could not read ${file}: ${(error as Error).message}`);
+  }
   await restoreDataDir(config.dataDir, archive);
   console.log(
     `Restored ${file} into ${path.join(config.dataDir, "pgdata")}. ` +

@@ -8,6 +8,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { createServer } from "node:net";
@@ -233,6 +234,8 @@ describe("hyperlens backup and restore of the embedded database", () => {
     expect(taken.out).toContain(`from Hyperlens at http://127.0.0.1:${env.PORT}`);
     expect(taken.out).toContain("The archive holds the database only, not the secret key");
     expect(taken.status).toBe(0);
+    // It holds every password and token hash: readable by its owner only.
+    expect(statSync(file).mode & 0o077).toBe(0);
     const restoredEnv = { ...env, HYPERLENS_DATA_DIR: path.join(scratch, "from-cli") };
     expect((await cli(["restore", file], restoredEnv)).status).toBe(0);
     expect(await startOn(restoredEnv)).toMatchObject({
@@ -281,7 +284,7 @@ describe("hyperlens backup and restore of the embedded database", () => {
   });
 
   it("restore refuses a data directory a server runs on or that holds anything, changing nothing", async () => {
-    const file = path.join(scratch, "by-cli.tar.gz");
+    const file = path.join(scratch, "by-cli.tar.gz"); // made by the test before last
     const onLive = await cli(["restore", file], env);
     expect(onLive.out).toContain("is using the data directory");
     expect(onLive.status).toBe(1);
@@ -293,6 +296,12 @@ describe("hyperlens backup and restore of the embedded database", () => {
     expect(refused.status).toBe(1);
     expect(readdirSync(occupied)).toEqual(["notes.txt"]);
     expect(readFileSync(path.join(occupied, "notes.txt"), "utf8")).toBe("keep me");
+    const missing = await cli(["restore", path.join(scratch, "no-such.tar.gz")], {
+      ...env,
+      HYPERLENS_DATA_DIR: path.join(scratch, "never-made"),
+    });
+    expect(missing.out).toContain("Could not read");
+    expect(missing.status).toBe(1);
   });
 
   it("with no server running, hyperlens backup reads the data directory itself", async () => {
