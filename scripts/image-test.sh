@@ -28,6 +28,16 @@ if ! buildah inspect --type image "$BASE_IMAGE" >/dev/null 2>&1 && ! command -v 
 fi
 
 elapsed() { echo "$(($(date +%s) - started)) s"; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/hyperlens-image-test.XXXXXX")
+name="hyperlens-image-test-$$"
+# podman 4.3 logs an error for every container with a HEALTHCHECK where systemd does not run
+# (it schedules checks with systemd timers); the check itself is run by hand below.
+pod() { podman --runtime runc "$@" 2> >(grep -v 'systemd connection' >&2); }
+cleanup() {
+  pod rm -f "$name" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
 
 BASE_IMAGE=$BASE_IMAGE scripts/image-base.sh
 echo "base image ready after $(elapsed)"
@@ -35,10 +45,18 @@ echo "base image ready after $(elapsed)"
 if [ "${IMAGE_TEST_BUILD:-1}" = 0 ] && buildah inspect --type image "$APP_IMAGE" >/dev/null 2>&1; then
   echo "IMAGE_TEST_BUILD=0: testing the $APP_IMAGE already built"
 else
+  # A machine that reaches the registry through a TLS-inspecting proxy trusts its CA through npm's
+  # cafile; the build's npm ci gets the same file, mounted into the RUN steps (never into a layer).
+  ca_volumes=()
+  cafile=$(npm config get cafile)
+  if [ -f "$cafile" ]; then
+    printf 'cafile=/run/build-ca.pem\n' >"$work/build-npmrc"
+    ca_volumes=(--volume "$cafile:/run/build-ca.pem:ro" --volume "$work/build-npmrc:/root/.npmrc:ro")
+  fi
   # --layers: an unchanged lockfile reuses the dependency stage; the host's npm cache is mounted
   # into the RUN steps, so `npm ci` downloads only what it has not seen. --format docker keeps the
   # HEALTHCHECK, which the OCI image format has no field for.
-  buildah bud --isolation chroot --layers --format docker --quiet \
+  buildah bud --isolation chroot --layers --format docker --quiet --force-rm "${ca_volumes[@]}" \
     --build-arg NODE_IMAGE="$BASE_IMAGE" --volume "$NPM_CACHE:/root/.npm" \
     --build-arg VERSION="$(node -p 'require("./package.json").version')" \
     --build-arg REVISION="$(git rev-parse HEAD 2>/dev/null || true)" \
@@ -66,17 +84,8 @@ fi
 # The container as an operator runs it. runc, not crun: crun 1.8 refuses hybrid cgroups. The
 # limits are set below this machine's hard limits, which root here may not raise (no
 # CAP_SYS_RESOURCE), where podman's defaults would raise them.
-data=$(mktemp -d "${TMPDIR:-/tmp}/hyperlens-image-data.XXXXXX")
-chown 1000:1000 "$data"
-name="hyperlens-image-test-$$"
-# podman 4.3 logs an error for every container with a HEALTHCHECK where systemd does not run
-# (it schedules checks with systemd timers); the check itself is run by hand below.
-pod() { podman --runtime runc "$@" 2> >(grep -v 'systemd connection' >&2); }
-cleanup() {
-  pod rm -f "$name" >/dev/null 2>&1 || true
-  rm -rf "$data"
-}
-trap cleanup EXIT
+data="$work/data"
+mkdir "$data" && chown 1000:1000 "$data"
 port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 run_args=(--read-only --tmpfs /tmp --volume "$data:/data" --network host
   --ulimit nofile=4096:4096 --ulimit nproc=4096:4096 --health-interval disable
