@@ -106,6 +106,21 @@ fi
 # The image's HEALTHCHECK, run once by hand (podman schedules it with systemd timers, absent here).
 pod healthcheck run "$name" || { echo "FAIL: the image's HEALTHCHECK reports unhealthy"; exit 1; }
 echo "HEALTHCHECK: healthy"
+# The release is named alike by the label, the CLI and /healthz (docs/operations.md, "Releases").
+# The revision is the label's: HEAD may have moved since the build.
+release=$(node -p 'require("./package.json").version')
+label() { podman image inspect --format "{{index .Labels \"org.opencontainers.image.$1\"}}" "$APP_IMAGE"; }
+label_version=$(label version)
+revision=$(label revision)
+cli_version=$(in_container hyperlens --version)
+health=$(node -e 'fetch(process.argv[1]).then((r) => r.json()).then((h) => console.log(`${h.version} ${h.revision}`))' \
+  "http://127.0.0.1:$port/healthz")
+if [ "$label_version" != "$release" ] || [ "$cli_version" != "hyperlens $release${revision:+ (revision $revision)}" ] ||
+  [ "$health" != "$release ${revision:-null}" ]; then
+  echo "FAIL: package.json says $release; the labels say \"$label_version\" ($revision), --version \"$cli_version\", /healthz \"$health\""
+  exit 1
+fi
+echo "release $release: the label, hyperlens --version and /healthz agree (${revision:-no revision})"
 # The server is the container's process 1; root is asked to write, so a refusal is the read-only
 # mount's (EROFS), not a file permission's.
 uid=$(in_container sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' /proc/1/status)
