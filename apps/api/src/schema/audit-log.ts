@@ -22,12 +22,16 @@ const AuditLogEntry = builder.prismaNode("AuditLog", {
 });
 
 builder.queryField("auditLog", (t) =>
-  t.prismaConnection({
-    type: AuditLogEntry,
-    cursor: "id",
-    authScopes: { MANAGE_USERS: true },
-    description: "Changes to connections, users and tokens, newest first.",
-    resolve: (query, _root, _args, ctx) =>
-      ctx.prisma.auditLog.findMany({ ...query, orderBy: [{ at: "desc" }, { id: "desc" }] }),
-  }),
+  t.prismaConnection(
+    {
+      type: AuditLogEntry,
+      cursor: "id",
+      authScopes: { MANAGE_USERS: true },
+      description: "Changes to connections, users and tokens, newest first.",
+      resolve: (query, _root, _args, ctx) =>
+        ctx.prisma.auditLog.findMany({ ...query, orderBy: [{ at: "desc" }, { id: "desc" }] }),
+    },
+    { name: "AuditLogEntryConnection" },
+    { name: "AuditLogEntryEdge" },
+  ),
 );

@@ -106,19 +106,23 @@ export const SyncRunNode = builder.prismaNode("SyncRun", {
 });
 
 builder.queryField("syncRuns", (t) =>
-  t.prismaConnection({
-    type: SyncRunNode,
-    cursor: "id",
-    authScopes: { VIEW_INVENTORY: true },
-    description: "Sync history, newest first; of one connection when given.",
-    args: { connectionId: t.arg.globalID({ required: false, for: [ConnectionNode] }) },
-    resolve: (query, _root, args, ctx) =>
-      ctx.prisma.syncRun.findMany({
-        ...query,
-        where: args.connectionId ? { connectionId: args.connectionId.id } : {},
-        orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-      }),
-  }),
+  t.prismaConnection(
+    {
+      type: SyncRunNode,
+      cursor: "id",
+      authScopes: { VIEW_INVENTORY: true },
+      description: "Sync history, newest first; of one connection when given.",
+      args: { connectionId: t.arg.globalID({ required: false, for: [ConnectionNode] }) },
+      resolve: (query, _root, args, ctx) =>
+        ctx.prisma.syncRun.findMany({
+          ...query,
+          where: args.connectionId ? { connectionId: args.connectionId.id } : {},
+          orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+        }),
+    },
+    { name: "SyncRunConnection" },
+    { name: "SyncRunEdge" },
+  ),
 );
 
 const ConnectionTestResult = builder

@@ -266,7 +266,7 @@ describe("virtualMachines", () => {
       edges { node { id name source kind state cpuCount memoryBytes diskTotalBytes lastSeenAt confirmation
         location { nodeName clusterName datacenterName hostName orgName vdcName vappName }
         ipAddresses { address } connection { id name } } } } }
-      fragment total on QueryVirtualMachinesConnection { totalCount }`;
+      fragment total on VirtualMachineConnection { totalCount }`;
     const statements = async (first: number, filter: Record<string, unknown>) => {
       queries.length = 0;
       const res = await app.graphql<Page>(PAGE, { first, filter }, { cookie: viewer });

@@ -298,6 +298,7 @@ builder.queryField("virtualMachines", (t) =>
           ctx.prisma.virtualMachine.count({ where: buildVmWhere(args.filter) }),
         ),
     },
-    { description: "A page of virtual machines." },
+    { name: "VirtualMachineConnection", description: "A page of virtual machines." },
+    { name: "VirtualMachineEdge" },
   ),
 );
