@@ -91,7 +91,7 @@ function loadOrCreateKeyFile(dataDir: string): SecretKey {
     writeFileSync(file, `${generateSecretKeyText()}\n`, { mode: 0o600, flag: "wx" });
     chmodSync(file, 0o600);
   }
-  // TRAP: SPEC §1 — a key file readable by others leaks every connection secret.
+  // TRAP: docs/behaviour.md §1 — a key file readable by others leaks every connection secret.
   if ((statSync(file).mode & 0o077) !== 0) {
     throw new SecretKeyFormatError(
       `The secret key file ${file} is readable by other users; run: chmod 600 ${file}`,

@@ -14,7 +14,7 @@ export function classifyStatus(status: number): StatusVerdict {
   // 501 is Proxmox's "Method 'GET /…' not implemented": the path does not exist on this version.
   if (status === 404 || status === 501) return { errorClass: "not_found", isTransient: false };
   if (status >= 300 && status < 400) return { errorClass: "config", isTransient: false };
-  // TRAP: SPEC §2 — 4xx are never retried: a bad password retried could lock the account.
+  // TRAP: docs/behaviour.md §2 — 4xx are never retried: a bad password retried could lock the account.
   if (status >= 400 && status < 500) return { errorClass: "malformed", isTransient: false };
   return { errorClass: "transient", isTransient: true };
 }

@@ -204,12 +204,12 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     const pathWithQuery = withQuery(req.path, req.query);
     const shownPath = redactPath(pathWithQuery);
     const headers = buildHeaders(req.headers);
-    // TRAP: SPEC §1 — a server echoing the request could put a token or password into our message.
+    // TRAP: docs/behaviour.md §1 — a server echoing the request could put a token or password into our message.
     const secrets = collectRequestSecrets(headers, purpose === "read" ? undefined : req.body);
     const scrub = (text: string) => redactSecrets(text, secrets);
     const logBase = { source, connectionId: options.connectionId, correlationId, method };
 
-    // TRAP: SPEC §2 — checked per request, so a row that got an http:// address some other way is still refused.
+    // TRAP: docs/behaviour.md §2 — checked per request, so a row that got an http:// address some other way is still refused.
     const refusal =
       configProblem() ??
       checkPath(req.path) ??
@@ -565,7 +565,7 @@ async function readCapped(
   let total = 0;
   for await (const chunk of body as AsyncIterable<Uint8Array>) {
     total += chunk.byteLength;
-    // TRAP: SPEC §2 — an unbounded read lets a broken or hostile server exhaust our memory.
+    // TRAP: docs/behaviour.md §2 — an unbounded read lets a broken or hostile server exhaust our memory.
     if (total > limit) {
       stop();
       return null;

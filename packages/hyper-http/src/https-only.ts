@@ -10,7 +10,7 @@ export function checkHttpsUrl(url: string): string | null {
   } catch {
     return `The address ${JSON.stringify(url)} is not a valid URL; use the form https://host:port`;
   }
-  // TRAP: SPEC §1/§2 — plain http would send tokens and passwords in clear text.
+  // TRAP: docs/behaviour.md §1/§2 — plain http would send tokens and passwords in clear text.
   if (parsed.protocol !== "https:") {
     return `Hyperlens only talks to hypervisors over https; the address ${displayAddress(parsed)} is not https`;
   }

@@ -1,5 +1,5 @@
 /**
- * @hyperlens/hyper-http — the one door to hypervisors (SPEC §2). Every call to Proxmox, Cloud
+ * @hyperlens/hyper-http — the one door to hypervisors (docs/behaviour.md §2). Every call to Proxmox, Cloud
  * Director or vCenter goes through {@link createHyperClient}.
  */
 export {

@@ -32,7 +32,7 @@ function setup(options: { logoutFails?: boolean; loginFails?: boolean; ownsHttp?
   return { scope, events, warnings };
 }
 
-describe("session scope (SPEC §4 step 5, §5)", () => {
+describe("session scope (docs/behaviour.md §4 step 5, §5)", () => {
   it("logs in before the work and out after it", async () => {
     const { scope, events } = setup();
     const result = await scope.run(async () => {

@@ -1,4 +1,4 @@
-// The session rule Cloud Director and vCenter share (SPEC §4 step 5, §5): the outermost withSession
+// The session rule Cloud Director and vCenter share (docs/behaviour.md §4 step 5, §5): the outermost withSession
 // logs in, nested calls reuse that session, and the outermost call always logs out when it ends,
 // after a success or a throw. A failed logout only costs a session that expires on its own, so it
 // is logged, never thrown over the real outcome.
@@ -64,7 +64,7 @@ export function createSessionScope(options: SessionScopeOptions): SessionScope {
         return await fn();
       } finally {
         depth--;
-        // TRAP: SPEC §4, §5 — no session is ever left behind: logout after Test, sync, and a failed sync.
+        // TRAP: docs/behaviour.md §4, §5 — no session is ever left behind: logout after Test, sync, and a failed sync.
         if (depth === 0) await logoutQuietly();
       }
     },

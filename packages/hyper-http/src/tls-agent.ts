@@ -22,7 +22,7 @@ export interface TlsAgentOptions {
  */
 export function createTlsAgent(options: TlsAgentOptions): Agent {
   const timeout = options.connectTimeoutMs;
-  // TRAP: SPEC §2 — verification off is per connection: a shared/global agent would loosen them all.
+  // TRAP: docs/behaviour.md §2 — verification off is per connection: a shared/global agent would loosen them all.
   const connect = options.verifyTls
     ? {
         rejectUnauthorized: true,

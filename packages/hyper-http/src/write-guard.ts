@@ -20,7 +20,7 @@ export function checkReadOnly(
 ): string | null {
   const verb = method.toUpperCase();
   if (verb === "GET") return null;
-  // TRAP: SPEC §2 — Hyperlens never writes to a hypervisor; only declared logins/logouts pass.
+  // TRAP: docs/behaviour.md §2 — Hyperlens never writes to a hypervisor; only declared logins/logouts pass.
   if (purpose === "read") {
     return `${verb} is not a read; only GET, and declared login/logout calls, are sent`;
   }

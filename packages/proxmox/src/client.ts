@@ -117,7 +117,7 @@ export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClien
     try {
       return await send(cookie(ticket));
     } catch (error) {
-      // TRAP: SPEC §3 — an expired ticket answers 401; log in again once, and a second 401 is a real "auth" failure.
+      // TRAP: docs/behaviour.md §3 — an expired ticket answers 401; log in again once, and a second 401 is a real "auth" failure.
       if (!isHyperError(error) || error.errorClass !== "auth") throw error;
       return send(cookie(await session.renewAfterRejection(ticket)));
     }

@@ -1,5 +1,5 @@
 /**
- * @hyperlens/proxmox — typed, read-only Proxmox VE client on hyper-http (SPEC §3), plus the pure
+ * @hyperlens/proxmox — typed, read-only Proxmox VE client on hyper-http (docs/behaviour.md §3), plus the pure
  * parsers it uses, exported so the adapter and tests can read recorded answers directly.
  */
 

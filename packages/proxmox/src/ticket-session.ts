@@ -57,7 +57,7 @@ export function createTicketSession(options: TicketSessionOptions): TicketSessio
   return {
     current() {
       if (pending) return pending;
-      // TRAP: SPEC §3 — a ticket older than 2 h is refused mid-sync; renew before it expires.
+      // TRAP: docs/behaviour.md §3 — a ticket older than 2 h is refused mid-sync; renew before it expires.
       if (!ticket || options.clock() - ticket.obtainedAt >= options.renewAfterMs) return login();
       return Promise.resolve(ticket.value);
     },

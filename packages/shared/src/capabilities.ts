@@ -1,5 +1,5 @@
 /**
- * What a user or API token may do (SPEC §7). The three connection kinds are sensitive. RUN_SYNC
+ * What a user or API token may do (docs/behaviour.md §7). The three connection kinds are sensitive. RUN_SYNC
  * (start a manual sync, which reads the whole hypervisor) is separate from VIEW_INVENTORY so it
  * can be taken away from a viewer or a token; it is granted with view by default.
  */
@@ -34,7 +34,7 @@ export const CONNECTION_KINDS = ["PROXMOX", "VCD", "VCENTER"] as const;
 /** One kind of connection. */
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 
-/** The capability that manages connections of a kind (SPEC §7: the three are sensitive). */
+/** The capability that manages connections of a kind (docs/behaviour.md §7: the three are sensitive). */
 export const MANAGE_CAPABILITY: Record<ConnectionKind, Capability> = {
   PROXMOX: "MANAGE_PROXMOX",
   VCD: "MANAGE_VCD",

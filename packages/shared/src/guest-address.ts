@@ -1,5 +1,5 @@
 // Addresses a guest reports that are its own but reach nothing outside it: they are kept as
-// rejected, with this reason, rather than shown as the VM's IPs (SPEC §10 explained IPs).
+// rejected, with this reason, rather than shown as the VM's IPs (docs/behaviour.md §10 explained IPs).
 
 /**
  * Why a guest-reported address is not one to list as the VM's: `"loopback address"` (127.0.0.0/8,

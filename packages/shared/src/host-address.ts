@@ -1,5 +1,5 @@
 // One spelling of a server's address, so the same vCenter named by Director (`url` of its
-// registered vCenters) and by a Hyperlens connection (`baseUrl`) compares equal (SPEC §10).
+// registered vCenters) and by a Hyperlens connection (`baseUrl`) compares equal (docs/behaviour.md §10).
 
 /**
  * The lower-case host of an address, with `:port` only when the port is not 443:
@@ -20,6 +20,6 @@ export function normalizeHost(address: string): string | null {
   if (host === "") return null;
   // URL drops a scheme's own default port: http's is 80, which is not the 443 we leave out.
   const port = url.port || (url.protocol === "http:" ? "80" : "443");
-  // TRAP: SPEC §10 — two servers on one host differ by port; dropping it would link VMs of another vCenter.
+  // TRAP: docs/behaviour.md §10 — two servers on one host differ by port; dropping it would link VMs of another vCenter.
   return port === "443" ? host : `${host}:${port}`;
 }

@@ -1,4 +1,4 @@
-// The neutral inventory shape (SPEC §6): what every source adapter produces and the sync engine
+// The neutral inventory shape (docs/behaviour.md §6): what every source adapter produces and the sync engine
 // reconciles. Universal code: no server-only imports, so the web app can use the same types.
 
 /** A value that survives JSON.stringify/parse unchanged. */
@@ -39,7 +39,7 @@ export interface NeutralNic {
 /** Where an address came from. */
 export type IpOrigin = "STATIC_CONFIG" | "DHCP" | "AGENT" | "PLATFORM";
 
-/** One address of a guest, accepted or rejected with the reason (SPEC §10 explained IPs). */
+/** One address of a guest, accepted or rejected with the reason (docs/behaviour.md §10 explained IPs). */
 export interface NeutralIp {
   address: string;
   prefixLength?: number;
@@ -83,16 +83,16 @@ export interface NeutralVm {
   ips: NeutralIp[];
   /**
    * false when the guest agent / VMware Tools were silent this time: the AGENT addresses stored
-   * before are kept as last-known with their old lastConfirmedAt (SPEC §10 last-known IPs).
+   * before are kept as last-known with their old lastConfirmedAt (docs/behaviour.md §10 last-known IPs).
    */
   ipsFromGuestAreLive: boolean;
   disks: NeutralDisk[];
   /**
-   * The common detail layout (SPEC §6) plus raw source fields. Keep volatile metrics (uptime,
+   * The common detail layout (docs/behaviour.md §6) plus raw source fields. Keep volatile metrics (uptime,
    * CPU load) out: every change here rewrites the row and records a CHANGED event.
    */
   details: JsonObject;
-  /** Director VMs: the vCenter and managed-object reference backing them (SPEC §10). */
+  /** Director VMs: the vCenter and managed-object reference backing them (docs/behaviour.md §10). */
   backing?: {
     /** Director's own id of the vCenter (its vimServer UUID). */
     vcenterId: string;
@@ -116,7 +116,7 @@ export interface NeutralNode {
   details: JsonObject;
 }
 
-/** A Director edge gateway, owned by a VDC or a VDC group (SPEC §10). */
+/** A Director edge gateway, owned by a VDC or a VDC group (docs/behaviour.md §10). */
 export interface NeutralEdgeGateway {
   externalId: string;
   name: string;

@@ -29,7 +29,7 @@ export function diffWrite(write: PlannedWrite, previous: PreviousVm | undefined)
 
 const asJson = (diff: Record<string, { from: JsonValue; to: JsonValue }>): JsonObject => diff;
 
-/** The history events of one written guest (SPEC §10 "history, not amnesia"). */
+/** The history events of one written guest (docs/behaviour.md §10 "history, not amnesia"). */
 export function eventsOfWrite(write: PlannedWrite, diff: VmDiff): PlannedEvent[] {
   switch (write.change) {
     case "added":

@@ -1,4 +1,4 @@
-/** Whether removals may proceed, and the message when they may not (SPEC §3 "the guard"). */
+/** Whether removals may proceed, and the message when they may not (docs/behaviour.md §3 "the guard"). */
 export interface GuardDecision {
   /** Known (not removed) items in the lists that came back. */
   known: number;
@@ -14,7 +14,7 @@ export interface GuardDecision {
  * remove nothing. `noun` names the items in the message ("guests", "edge gateways").
  */
 export function decideGuard(known: number, present: number, noun = "guests"): GuardDecision {
-  // TRAP: SPEC §3 — without it a source answering with an almost empty list wipes the inventory.
+  // TRAP: docs/behaviour.md §3 — without it a source answering with an almost empty list wipes the inventory.
   if (known > 0 && present * 2 < known) {
     return {
       known,

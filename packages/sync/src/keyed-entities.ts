@@ -48,7 +48,7 @@ export function planKeyed<T extends { externalId: string }>(
   const live = stored.filter((row) => !row.removedAt);
   const missing = live.filter((row) => !seen.has(row.externalId));
   const guard = decideGuard(live.length, live.length - missing.length, noun);
-  // TRAP: SPEC §4 step 4 — after an incomplete read "missing" means "not read yet", not gone.
+  // TRAP: docs/behaviour.md §4 step 4 — after an incomplete read "missing" means "not read yet", not gone.
   if (!isComplete) return { writes, removals: [], guard, suppressedRemovals: [] };
   return guard.allowsRemoval
     ? { writes, removals: missing, guard, suppressedRemovals: [] }

@@ -16,7 +16,7 @@ export function effectiveLastSeenAt(
 /**
  * When a sync last saw an address of a guest. One in the guest's last read was seen whenever the
  * guest was — its row is not rewritten while the guest is unchanged, so its own time would stop
- * at the first sync; a last-known one (SPEC §10) keeps the time it was last seen.
+ * at the first sync; a last-known one (docs/behaviour.md §10) keeps the time it was last seen.
  */
 export function effectiveIpConfirmedAt(
   ip: { isLastKnown: boolean; lastConfirmedAt: Date },

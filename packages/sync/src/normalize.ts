@@ -25,7 +25,7 @@ export function normalizeVm(vm: NeutralVm): NeutralVm {
     nics: uniqueBy(vm.nics, (nic) => nic.key)
       .map((nic) => (nic.mac ? { ...nic, mac: nic.mac.toLowerCase() } : nic))
       .sort(byKey),
-    // TRAP: SPEC §10 — one address per (vm, address, interface); a duplicate would abort the chunk.
+    // TRAP: docs/behaviour.md §10 — one address per (vm, address, interface); a duplicate would abort the chunk.
     // Lower-case (RFC 5952) so an address search can use LIKE, and so "FE80::1" and "fe80::1"
     // are one row.
     ips: uniqueBy(

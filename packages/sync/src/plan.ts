@@ -3,7 +3,7 @@ import { fingerprintVm } from "./fingerprint.ts";
 import { decideGuard, type GuardDecision } from "./guard.ts";
 import { normalizeVm } from "./normalize.ts";
 
-/** Whether the last sync saw a row (mirrors the database enum, SPEC §10 "offline is not gone"). */
+/** Whether the last sync saw a row (mirrors the database enum, docs/behaviour.md §10 "offline is not gone"). */
 export type Confirmation = "CONFIRMED" | "NODE_OFFLINE" | "LIST_FAILED" | "NOT_CONFIRMED";
 
 /** What the plan needs to know of a stored guest. */
@@ -47,7 +47,7 @@ export interface PlannedConfirmation {
   confirmation: Exclude<Confirmation, "CONFIRMED">;
 }
 
-/** Something a run did not do, and why (sync_runs.suppressed, SPEC §10). */
+/** Something a run did not do, and why (sync_runs.suppressed, docs/behaviour.md §10). */
 export type SuppressedItem =
   | { kind: "list"; key: string; status: "failed" | "node_offline"; reason: string }
   | { kind: "unreported_list"; key: string; kept: number }
@@ -81,7 +81,7 @@ export const SUPPRESSED_NAMES_CAP = 50;
 function listStatuses(lists: ListRead[]): Map<string, ListRead["status"]> {
   const statuses = new Map<string, ListRead["status"]>();
   for (const list of lists) {
-    // TRAP: SPEC §3 — a key reported both ok and failed did not fully come back; never treat it as ok.
+    // TRAP: docs/behaviour.md §3 — a key reported both ok and failed did not fully come back; never treat it as ok.
     if (statuses.get(list.key) === undefined || list.status !== "ok") {
       statuses.set(list.key, list.status);
     }
@@ -147,7 +147,7 @@ export function planReconcile(stored: StoredVmState[], lists: ListRead[]): Recon
       if (seenIds.has(row.externalId)) present += 1;
     }
     if (seenIds.has(row.externalId)) continue;
-    // TRAP: SPEC §10 — offline is not gone: rows of failed or offline lists are kept, only marked.
+    // TRAP: docs/behaviour.md §10 — offline is not gone: rows of failed or offline lists are kept, only marked.
     if (status === "ok") candidates.push(row);
     else if (status === "failed") keep(row, "LIST_FAILED");
     else if (status === "node_offline") keep(row, "NODE_OFFLINE");

@@ -11,7 +11,7 @@ export interface PreviewEntry {
   reason?: string;
 }
 
-/** What a dry run would do (sync_runs.preview, SPEC §10 "preview"). */
+/** What a dry run would do (sync_runs.preview, docs/behaviour.md §10 "preview"). */
 export interface SyncPreview {
   added: PreviewEntry[];
   changed: PreviewEntry[];

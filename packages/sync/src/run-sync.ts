@@ -166,7 +166,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
   try {
     emit({ type: "phase", phase: "reading" });
     snapshot = await options.read(emit, options.signal);
-    // TRAP: SPEC §8 — a sync stopped during its read must remove nothing: a snapshot that arrives
+    // TRAP: docs/behaviour.md §8 — a sync stopped during its read must remove nothing: a snapshot that arrives
     // after the stop may be partial (a read cut short), so it is never reconciled.
     options.signal?.throwIfAborted();
     return await reconcile(options, ctx, snapshot, emit, clock);
@@ -317,7 +317,7 @@ async function reconcile(
     guardFired ||= suppressed.some((item) => item.kind === "guard" && item.subject !== "guests");
     for (const part of chunk(plan.writes, VM_CHUNK_SIZE)) {
       committed += part.length;
-      // TRAP: SPEC §3 step 5 — upserts commit before any removal, so a moved guest is never removed.
+      // TRAP: docs/behaviour.md §3 step 5 — upserts commit before any removal, so a moved guest is never removed.
       rowsWritten += await writeVmChunk(prisma, ctx, part, recordCommitted(0));
       emit({ type: "counts", counts: countsOf(plan, 0, rowsWritten) });
     }

@@ -52,7 +52,7 @@ export async function writeRemovals(
       params,
       part.map((r) => r.stored.id),
     );
-    // TRAP: SPEC §10 history — a tombstone, never a DELETE: the timeline must outlive the guest.
+    // TRAP: docs/behaviour.md §10 history — a tombstone, never a DELETE: the timeline must outlive the guest.
     const removed = await db.$queryRawUnsafe<{ id: string; listKey: string }[]>(
       `UPDATE virtual_machines SET "removedAt" = ${now}, "removedBySyncId" = ${run},
          "removedReason" = 'not in list ' || "listKey", "changedAt" = ${now}

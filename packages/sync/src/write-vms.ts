@@ -96,7 +96,7 @@ interface IpRow extends NeutralIp {
 }
 
 /**
- * The AGENT addresses a silent agent leaves as last-known (SPEC §10), each with the time a sync
+ * The AGENT addresses a silent agent leaves as last-known (docs/behaviour.md §10), each with the time a sync
  * last saw it: for one the previous read still held, when the guest itself was last seen.
  */
 function lastKnownAgentIps(
@@ -149,7 +149,7 @@ async function replaceChildren(
     for (const ip of write.vm.ips) {
       ips.push({ ...ip, vmId: id, lastConfirmedAt: ctx.now, isLastKnown: false });
     }
-    // TRAP: SPEC §10 last-known IPs — without it a stopped VM loses the addresses it had.
+    // TRAP: docs/behaviour.md §10 last-known IPs — without it a stopped VM loses the addresses it had.
     if (!write.vm.ipsFromGuestAreLive && previous) {
       ips.push(...lastKnownAgentIps(ctx, id, previous, write.vm.ips));
     }

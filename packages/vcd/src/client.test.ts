@@ -169,7 +169,7 @@ describe("login", () => {
   });
 });
 
-describe("withSession always logs out (SPEC §4 step 5)", () => {
+describe("withSession always logs out (docs/behaviour.md §4 step 5)", () => {
   it("after success", async () => {
     const { server, client } = await setup({ vmCount: 3 });
     const listing = await client.withSession(() => client.listVms());
@@ -214,7 +214,7 @@ describe("withSession always logs out (SPEC §4 step 5)", () => {
   });
 });
 
-describe("VM query paging (SPEC §4 step 1)", () => {
+describe("VM query paging (docs/behaviour.md §4 step 1)", () => {
   it("asks 128, gets 25 per page, and reads every VM by counting what arrived", async () => {
     const { server, client } = await setup({ vmCount: 120, templateCount: 3, pageCap: 25 });
     const listing = await client.withSession(() => client.listVms());
@@ -277,7 +277,7 @@ describe("VM sections", () => {
   });
 });
 
-describe("edge gateways (SPEC §4 step 4)", () => {
+describe("edge gateways (docs/behaviour.md §4 step 4)", () => {
   it("reads all 3 pages the API reports", async () => {
     const { server, client } = await setup({ edgeGatewayCount: 7, edgePageCap: 3 });
     const listing = await client.withSession(() => client.listEdgeGateways());

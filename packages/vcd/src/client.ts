@@ -185,7 +185,7 @@ export function createVcdClient(options: VcdClientOptions): VcdClient {
     },
     login: () => session.login(),
     logout: () => session.logout(),
-    // The scope logs in on the outermost call and always logs out (SPEC §4 step 5); login() here
+    // The scope logs in on the outermost call and always logs out (docs/behaviour.md §4 step 5); login() here
     // only hands every level the open session's info.
     withSession: (fn) => scope.run(async () => fn(await session.login())),
     supportedVersions: () => session.supportedVersions(),

@@ -1,5 +1,5 @@
 /**
- * @hyperlens/vcd — typed, read-only VMware Cloud Director client on hyper-http (SPEC §4), the
+ * @hyperlens/vcd — typed, read-only VMware Cloud Director client on hyper-http (docs/behaviour.md §4), the
  * adapter to the neutral shape, and the pure parsers, exported so tests and tools can read
  * recorded answers directly.
  */

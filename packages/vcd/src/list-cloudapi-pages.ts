@@ -48,7 +48,7 @@ export async function listCloudApiPages<P extends CloudApiPageRead, T>(
         ? Math.ceil(answer.resultTotal / answer.pageSize)
         : null;
     const lastPage = answer.pageCount ?? computed ?? page;
-    // TRAP: SPEC §4 — read every page the API reports; stopping at page 1 would "remove" the rest.
+    // TRAP: docs/behaviour.md §4 — read every page the API reports; stopping at page 1 would "remove" the rest.
     if (page >= lastPage && !answer.hasNextPageLink) break;
   }
   const items = [...byId.values()];

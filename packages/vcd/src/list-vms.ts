@@ -48,7 +48,7 @@ export async function listVmPages(
     if (answer.recordCount === 0) break;
     for (const href of answer.recordHrefs) seenHrefs.add(href);
     for (const vm of answer.vms) if (!byUrn.has(vm.urn)) byUrn.set(vm.urn, vm);
-    // TRAP: SPEC §4 — count what arrived; a page holding less than asked is not the last page.
+    // TRAP: docs/behaviour.md §4 — count what arrived; a page holding less than asked is not the last page.
     if (total !== null && received >= total) break;
   }
   const vms = [...byUrn.values()];

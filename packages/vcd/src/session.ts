@@ -160,7 +160,7 @@ export function createVcdSession(options: VcdSessionOptions): VcdSession {
       // Sessions expire after their idle timeout (30 min by default) or the token's lifetime; one
       // fresh login covers a long sync, a second 401 is a real "auth" failure.
       if (!isHyperError(error) || error.status !== 401) throw error;
-      // TRAP: SPEC §4 — a read still on the wire when its sibling failed and the session was
+      // TRAP: docs/behaviour.md §4 — a read still on the wire when its sibling failed and the session was
       // deleted gets this 401 too; logging in again then would open a session nobody deletes.
       if (isLoggedOut) throw error;
       if (open === used) open = undefined;

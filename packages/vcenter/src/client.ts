@@ -42,7 +42,7 @@ export interface VcenterClientOptions {
   /** Most VMs one list call answers (default {@link VM_LIST_CAP}); a list this long is split. */
   vmListCap?: number;
   /**
-   * How this vCenter names itself for the Director↔vCenter link (SPEC §10); default the host name
+   * How this vCenter names itself for the Director↔vCenter link (docs/behaviour.md §10); default the host name
    * of the base URL.
    */
   serverName?: string;
@@ -124,7 +124,7 @@ export function createVcenterClient(options: VcenterClientOptions): VcenterClien
   const serverName = options.serverName ?? (builtFrom ? hostNameOf(builtFrom.baseUrl) : null);
   const session = createVcenterSession({ http, credentials: options.credentials });
   const cap = options.vmListCap ?? VM_LIST_CAP;
-  // The scope logs in on the outermost withSession and always logs out (SPEC §5).
+  // The scope logs in on the outermost withSession and always logs out (docs/behaviour.md §5).
   const scope = createSessionScope({ session, source: "vCenter", http, ownsHttp, logger });
 
   const getJson = async (

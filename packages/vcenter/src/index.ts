@@ -1,6 +1,6 @@
 /**
  * @hyperlens/vcenter — typed, read-only vSphere Automation REST client for vCenter 7 and 8 on
- * hyper-http (SPEC §5), the adapter to the neutral shape, and the pure parsers, exported so tests
+ * hyper-http (docs/behaviour.md §5), the adapter to the neutral shape, and the pure parsers, exported so tests
  * and tools can read recorded answers directly.
  */
 

@@ -56,7 +56,7 @@ export function isVmListRefusal(answer: {
   return answer.serverErrorType === CAP_ERROR_TYPE || CAP_MESSAGE.test(answer.serverMessage ?? "");
 }
 
-// TRAP: SPEC §5 — a refusal taken for a failure reads no VM past 4,000, a failure taken for a
+// TRAP: docs/behaviour.md §5 — a refusal taken for a failure reads no VM past 4,000, a failure taken for a
 // refusal is never retried: only the recognised refusal splits.
 const isRefusal = (error: unknown): boolean => isHyperError(error) && isVmListRefusal(error);
 
@@ -108,7 +108,7 @@ export async function readVmListing(deps: VmListingDeps): Promise<VmListing> {
   let whole: VcenterVmSummary[] | null = null;
   try {
     const rows = await list({});
-    // TRAP: SPEC §5 — a list AT the cap may be cut short; only one below it is known whole.
+    // TRAP: docs/behaviour.md §5 — a list AT the cap may be cut short; only one below it is known whole.
     whole = rows.length < cap ? rows : null;
   } catch (error) {
     if (!isRefusal(error)) throw error;
@@ -146,7 +146,7 @@ export async function readVmListing(deps: VmListingDeps): Promise<VmListing> {
 
   const strategy = whole === null ? "parts" : "whole";
   if (whole === null && deps.hosts.length === 0) {
-    // TRAP: SPEC §5 — a refused list with no host to split by is unknown, not empty.
+    // TRAP: docs/behaviour.md §5 — a refused list with no host to split by is unknown, not empty.
     return incomplete(
       "the VM list was refused or full and there is no host to split it by",
       strategy,
@@ -163,7 +163,7 @@ export async function readVmListing(deps: VmListingDeps): Promise<VmListing> {
       }
     });
   } catch (error) {
-    // TRAP: SPEC §5 — a VM list part that failed is a failed list, never a shorter one.
+    // TRAP: docs/behaviour.md §5 — a VM list part that failed is a failed list, never a shorter one.
     if (error instanceof PartFailed) {
       return incomplete(`a part of the VM list failed (${error.message})`, strategy);
     }

@@ -112,7 +112,7 @@ export function createVcenterSession(options: VcenterSessionOptions): VcenterSes
       // Sessions end after 30 idle minutes or a vpxd restart; one fresh login covers a long sync,
       // a second 401 is a real "auth" failure.
       if (!isHyperError(error) || error.status !== 401) throw error;
-      // TRAP: SPEC §5 — a read still on the wire when its sibling failed and the session was
+      // TRAP: docs/behaviour.md §5 — a read still on the wire when its sibling failed and the session was
       // deleted gets this 401 too; logging in again then would open a session nobody deletes.
       if (isLoggedOut) throw error;
       if (token === used) token = undefined;

@@ -22,7 +22,7 @@ export async function recheckCredentials(
   services: Pick<AppServices, "prisma" | "sessionPolicy">,
   credentials: Credentials,
 ): Promise<RecheckVerdict> {
-  // TRAP: SPEC §7 — an error here must end the stream, not keep it open unchecked.
+  // TRAP: docs/behaviour.md §7 — an error here must end the stream, not keep it open unchecked.
   const viewer = await authenticate(services.prisma, credentials, services.sessionPolicy).catch(
     () => null,
   );

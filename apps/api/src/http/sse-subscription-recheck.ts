@@ -93,7 +93,7 @@ export function useSseSubscriptionRecheck(
       const refusal = refusalFor(credentialsFromHeaders(request.headers));
       return {
         onSubscribeResult: ({ result, setResult }) => {
-          // TRAP: SPEC §7 — without this a revoked token's event stream never ends.
+          // TRAP: docs/behaviour.md §7 — without this a revoked token's event stream never ends.
           if (isAsyncIterable<ExecutionResult>(result))
             setResult(endWhenRefused(result, refusal, recheckMs));
         },

@@ -84,7 +84,7 @@ export function attachWebSocket(
         };
         ctx.extra.viewer = await authenticate(services.prisma, credentials, services.sessionPolicy);
         if (!ctx.extra.viewer) countRejectedCredentials(services, credentials);
-        // TRAP: SPEC §7 — a socket outlives its check: a revoked token or an expired session must
+        // TRAP: docs/behaviour.md §7 — a socket outlives its check: a revoked token or an expired session must
         // not keep receiving inventory events, so the credentials are checked again while it is open.
         if (ctx.extra.viewer) {
           ctx.extra.recheck = setInterval(async () => {

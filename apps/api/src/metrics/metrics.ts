@@ -11,7 +11,7 @@ export interface AppMetrics {
   syncDuration: Histogram<"source" | "outcome">;
   /** Finished syncs by source, outcome and trigger. */
   syncRuns: Counter<"source" | "outcome" | "trigger">;
-  /** Syncs whose removal guard held removals back (SPEC §3), by source. */
+  /** Syncs whose removal guard held removals back (docs/behaviour.md §3), by source. */
   guardActivations: Counter<"source">;
   /** Hypervisor calls (one per attempt) by source, method and status class. */
   hypervisorCalls: Counter<"source" | "method" | "status_class">;

@@ -1,5 +1,5 @@
 // Shared pieces of the per-source property suites: run counts and replay from the environment, an
-// in-memory store the pure runs reconcile into, the SPEC §3 removal oracle, and the end-to-end
+// in-memory store the pure runs reconcile into, the docs/behaviour.md §3 removal oracle, and the end-to-end
 // runs: their database, stand-in, client and four syncs, with database digests.
 import { createTestDatabase, type PrismaClient, type TestDatabase } from "@hyperlens/db";
 import type { ListRead, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
@@ -69,7 +69,7 @@ function statusesOf(lists: ListRead[]): Map<string, ListRead["status"]> {
 }
 
 /**
- * The removal rule of SPEC §3/§4 written independently of the planner: a known guest is removed
+ * The removal rule of docs/behaviour.md §3/§4 written independently of the planner: a known guest is removed
  * iff its list came back without it AND, over the lists that came back, at least half of the
  * known guests are present.
  */
@@ -115,7 +115,7 @@ export function reconcileInMemory(
     if (row && honestLists.has(row.listKey))
       expect(onHypervisor.get(id), `removed ${id}, still in ${row.listKey}`).not.toBe(row.listKey);
   }
-  expect([...removed].sort(), "removals differ from the SPEC rule").toEqual(
+  expect([...removed].sort(), "removals differ from the rule of docs/behaviour.md §3.5").toEqual(
     [...expectedRemovals(store, lists)].sort(),
   );
   for (const write of plan.writes) {

@@ -1,4 +1,4 @@
-// Proxmox VE under random inventories and random failures (SPEC §3): removal only from lists that
+// Proxmox VE under random inventories and random failures (docs/behaviour.md §3): removal only from lists that
 // came back, the per-sync guard, no half-written guest, idempotent re-syncs. Most runs drive the
 // planner with the list outcomes the adapter produces; a few go stand-in → adapter → runSync.
 import { createProxmoxClient, readProxmoxInventory } from "@hyperlens/proxmox";
@@ -75,7 +75,7 @@ describe("property: Proxmox sync under random failures (pure)", () => {
         );
         for (const s of steps) {
           world.apply(s.changes);
-          // TRAP: SPEC §3 — /nodes failing fails the whole sync: nothing is planned or written.
+          // TRAP: docs/behaviour.md §3 — /nodes failing fails the whole sync: nothing is planned or written.
           if (s.wholeSyncFails) continue;
           const honest = new Set(keys.filter((_, i) => s.outcomes[i] !== "short"));
           const lists = snapshotLists(world, keys, s);

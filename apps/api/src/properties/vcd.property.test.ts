@@ -1,4 +1,4 @@
-// Cloud Director under random inventories, page caps and failures (SPEC §4): the real paging
+// Cloud Director under random inventories, page caps and failures (docs/behaviour.md §4): the real paging
 // (listVmPages) over generated pages feeds the planner in the pure runs; a few runs go stand-in →
 // client → adapter → runSync on PGlite, and every session is logged out.
 import type { ListRead } from "@hyperlens/shared";
@@ -121,7 +121,7 @@ async function readList(world: World, faults: ReadFaults | null, cleanCap = 25):
   // Only the read is in the try: an assertion failing below must fail the run, not the list.
   const seen = new Set(listing.vms.map((vm) => vm.urn));
   if (listing.isComplete) {
-    // TRAP: SPEC §4 — a read called complete must hold every VM, or the next step removes live VMs.
+    // TRAP: docs/behaviour.md §4 — a read called complete must hold every VM, or the next step removes live VMs.
     expect([...seen].sort(), "a complete listing missed VMs").toEqual(world.in(KEY).sort());
   }
   // Short pages lose nothing: only a failed or empty page, or a VM appearing, may leave it incomplete.
@@ -248,7 +248,7 @@ describe("property: Director stand-in → adapter → runSync", () => {
               onProgress: (event) => expiry.fire(event.type === "pages" && ++pages === sc.nth),
             });
           },
-          // TRAP: SPEC §4 — no session is ever left behind, whatever failed.
+          // TRAP: docs/behaviour.md §4 — no session is ever left behind, whatever failed.
           afterEachSync: () => expect(standin.openSessions, "Director sessions left open").toBe(0),
           change: () => {
             model.vms.forEach((vm, i) => {

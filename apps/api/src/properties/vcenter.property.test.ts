@@ -1,4 +1,4 @@
-// vCenter under random inventories, list caps and failures (SPEC §5). Pure runs drive the real
+// vCenter under random inventories, list caps and failures (docs/behaviour.md §5). Pure runs drive the real
 // list/split logic (readVmListing) over generated inventories, and the real client and adapter
 // (readVcenterInventory) over the in-process stand-in; a few runs go HTTPS stand-in → client →
 // adapter → runSync on PGlite. Every session is deleted, whatever failed.
@@ -164,7 +164,7 @@ async function readList(w: ListWorld, faults: readonly ListFault[]): Promise<Lis
     return { key: KEY, status: "failed", reason: String(error) };
   }
   if (listing.isComplete) {
-    // TRAP: SPEC §5 — a listing called complete must hold every VM, or the sync removes live VMs.
+    // TRAP: docs/behaviour.md §5 — a listing called complete must hold every VM, or the sync removes live VMs.
     expect([...listing.vms.map((v) => v.vm)].sort(), "a complete listing missed VMs").toEqual(
       [...w.world.guests.keys()].sort(),
     );
@@ -472,7 +472,7 @@ async function faultyRead(
   } finally {
     vc.onRequest = undefined;
     vc.faults.clear();
-    // TRAP: SPEC §5 — every session is deleted (DELETE /api/session), whatever failed part-way.
+    // TRAP: docs/behaviour.md §5 — every session is deleted (DELETE /api/session), whatever failed part-way.
     // Only a login answer cut in transit leaves one the client cannot name; it times out.
     const unnamed = vc.requests
       .slice(requestsBefore)
@@ -491,7 +491,7 @@ function expectTrueToModel(vc: InProcessVcenter, snapshot: SourceSnapshot): void
     expect(node.isOnline, node.externalId).toBe(host?.connectionState === "CONNECTED");
   }
   if (list?.status !== "ok") return;
-  // TRAP: SPEC §5 — a list called ok holds every VM of the vCenter and nothing else.
+  // TRAP: docs/behaviour.md §5 — a list called ok holds every VM of the vCenter and nothing else.
   expect(list.vms.map((vm) => vm.externalId).sort(), "an ok list holds every VM").toEqual(
     vc.model.vms.map((vm) => vm.id).sort(),
   );
@@ -636,7 +636,7 @@ describe("property: vCenter stand-in → adapter → runSync", () => {
               parallelVms: 4,
               onProgress: (event) => expiry.fire(event.type === "listing"),
             }),
-          // TRAP: SPEC §5 — no session is ever left behind: DELETE /api/session after every sync.
+          // TRAP: docs/behaviour.md §5 — no session is ever left behind: DELETE /api/session after every sync.
           afterEachSync: () => expect(standin.openSessions, "vCenter sessions left open").toBe(0),
           change: () => {
             model.vms.forEach((vm, i) => {

@@ -86,7 +86,7 @@ export function createScheduler(services: AppServices, options: SchedulerOptions
     if (at.getTime() < dueAt(entry, entry.jitterMs, entry.firstSeenAt)) return;
     const attempt = await trySyncConnection(services, entry.id, {
       trigger: "SCHEDULE",
-      // TRAP: SPEC §8 — judged again on the row read under the lease: another replica may have
+      // TRAP: docs/behaviour.md §8 — judged again on the row read under the lease: another replica may have
       // synced it since our last refresh, and must not be followed by a second sync.
       shouldRun: (connection) => connection.isActive && isDue(connection, services.syncs.now()),
     });

@@ -34,7 +34,7 @@ export const ConnectionNode = builder.prismaNode("Connection", {
     "A connection to a Proxmox VE cluster, a Cloud Director install or a vCenter server.",
   authScopes: mayView,
   fields: (t) => {
-    // TRAP: SPEC §7 — connection settings are hidden from anyone without that kind's capability.
+    // TRAP: docs/behaviour.md §7 — connection settings are hidden from anyone without that kind's capability.
     const setting = {
       authScopes: (c: { kind: ConnectionKind }) => mayManage(c.kind),
       unauthorizedResolver: () => null,

@@ -1,4 +1,4 @@
-// Cross-source identity end to end (SPEC §10): a Director stand-in whose registered vCenter is a
+// Cross-source identity end to end (docs/behaviour.md §10): a Director stand-in whose registered vCenter is a
 // vCenter stand-in, and whose VMs carry that vCenter's morefs, both synced through the API's
 // services; the link is then read through GraphQL in both directions.
 import {

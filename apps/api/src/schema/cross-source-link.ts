@@ -1,4 +1,4 @@
-// Cross-source identity (SPEC §10): a Director VM and the vCenter VM that backs it, each reachable
+// Cross-source identity (docs/behaviour.md §10): a Director VM and the vCenter VM that backs it, each reachable
 // from the other. The rule lives in services/cross-source-links.ts.
 import { findBackedDirectorVm, findBackingVcenterVm } from "../services/cross-source-links.ts";
 import { builder } from "./builder.ts";

@@ -16,7 +16,7 @@ describe("the GraphQL schema", () => {
     expect(`${printSchema(schema)}\n`).toBe(committed);
   });
 
-  // TRAP: SPEC §1 — a field named like a secret is how a credential would leak through the API.
+  // TRAP: docs/behaviour.md §1 — a field named like a secret is how a credential would leak through the API.
   it("has no output field named like a secret", () => {
     // The one intended exception: a new API token is shown once, to its creator.
     const allowed = new Set(["CreatedApiToken.token"]);

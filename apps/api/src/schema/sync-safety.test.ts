@@ -1,4 +1,4 @@
-// The safety rules of SPEC §3 end to end: Proxmox stand-in → adapter → sync engine → database.
+// The safety rules of docs/behaviour.md §3 end to end: Proxmox stand-in → adapter → sync engine → database.
 import { createProxmoxStandin, lxcGuest, proxmoxNode, qemuGuest } from "@hyperlens/standins";
 import { beforeEach, describe, expect, it } from "vitest";
 import { eachTestConnectedTo } from "../testing/standin-connections.ts";

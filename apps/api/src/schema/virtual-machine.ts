@@ -1,4 +1,4 @@
-// The unified inventory (SPEC §6): one interface for every VM and container, whatever its source,
+// The unified inventory (docs/behaviour.md §6): one interface for every VM and container, whatever its source,
 // with source-specific fields on ProxmoxGuest, VcdVm and VcenterVm. Lists page by cursor so rows
 // added while a client pages through cause neither duplicates nor gaps.
 import type { Prisma } from "@hyperlens/db";
@@ -54,7 +54,7 @@ const GUEST_LAST_SEEN_SELECT = {
 
 builder.prismaObject("IpAddress", {
   description:
-    "An address of a guest. Rejected ones carry the reason they do not count (SPEC §10).",
+    "An address of a guest. Rejected ones carry the reason they do not count (docs/behaviour.md §10).",
   fields: (t) => ({
     address: t.exposeString("address"),
     prefixLength: t.exposeInt("prefixLength", { nullable: true }),

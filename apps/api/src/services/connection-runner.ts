@@ -157,7 +157,7 @@ function startHeartbeat(
           lastRenewed = Date.now();
           return;
         }
-        // TRAP: SPEC §8 — a holder whose lease was taken over must stop, or two syncs of one
+        // TRAP: docs/behaviour.md §8 — a holder whose lease was taken over must stop, or two syncs of one
         // connection would run at once.
         logger.warn({ connectionId }, "Sync lease lost to another server; stopping this sync");
         controller.abort(new Error("Another server took over this connection's sync."));
@@ -236,7 +236,7 @@ function runUnderLease(
         try {
           return await session.read(readEmit, signal);
         } finally {
-          // TRAP: SPEC §4 — Director/vCenter sessions are logged out after a stopped sync too.
+          // TRAP: docs/behaviour.md §4 — Director/vCenter sessions are logged out after a stopped sync too.
           await session.close();
         }
       },
@@ -275,7 +275,7 @@ async function holdLease(services: AppServices, id: string): Promise<boolean> {
   const { holder, holderProcess, leaseTtlMs } = syncs;
   if (await acquireLease(prisma, id, holder, leaseTtlMs, holderProcess)) return true;
   const lease = await currentLease(prisma, id);
-  // TRAP: SPEC §8 — a killed server's lease outlives it by up to a lease life; waiting for it
+  // TRAP: docs/behaviour.md §8 — a killed server's lease outlives it by up to a lease life; waiting for it
   // would have this request join (and report) a run that no one is doing.
   if (!lease || !isProcessKnownDead(lease.holderProcess)) return false;
   return takeOverLease(prisma, id, lease.holder, holder, leaseTtlMs, holderProcess);
@@ -289,7 +289,7 @@ async function attemptSync(
 ): Promise<SyncAttempt> {
   const { syncs, prisma } = services;
   await loadConnection(services, id);
-  // TRAP: SPEC §8 — every sync, scheduled or manual, of this replica or another, takes the lease.
+  // TRAP: docs/behaviour.md §8 — every sync, scheduled or manual, of this replica or another, takes the lease.
   if (!(await holdLease(services, id))) {
     services.metrics.leaseContention.inc({ trigger: options.trigger, held_by: "another_server" });
     return { kind: "held", lease: await currentLease(prisma, id) };
@@ -370,7 +370,7 @@ async function joinHeld(
   let current = lease;
   // Released between our attempt and our look: wait a moment before trying again.
   if (!current) await sleep(syncs.joinPollMs);
-  // TRAP: SPEC §8 — a holder known dead is doing no sync: its run is never reported as this one.
+  // TRAP: docs/behaviour.md §8 — a holder known dead is doing no sync: its run is never reported as this one.
   while (current && !isProcessKnownDead(current.holderProcess)) {
     if (current.syncRunId) onRunId(current.syncRunId);
     const run = await finished(current.syncRunId);

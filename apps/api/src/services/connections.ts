@@ -1,4 +1,4 @@
-// Connections to hypervisors: the one place their rules live (SPEC §1), used by GraphQL, the CLI
+// Connections to hypervisors: the one place their rules live (docs/behaviour.md §1), used by GraphQL, the CLI
 // and the tests alike.
 import {
   type Connection,
@@ -90,7 +90,7 @@ const LOGIN_RULES: Record<ConnectionKind, (input: ConnectionInput) => [string, s
   },
   VCD: (input) => {
     const username = input.username.trim();
-    // TRAP: SPEC §1 — Basic auth splits user:password at the first colon; a colon in the name breaks login.
+    // TRAP: docs/behaviour.md §1 — Basic auth splits user:password at the first colon; a colon in the name breaks login.
     if (username.includes(":"))
       return [["username", "A Director user name cannot contain a colon."]];
     if (!USER_AT_REALM.test(username)) {
@@ -100,7 +100,7 @@ const LOGIN_RULES: Record<ConnectionKind, (input: ConnectionInput) => [string, s
   },
   VCENTER: (input) => {
     const username = input.username.trim();
-    // TRAP: SPEC §1 — Basic auth splits at the first colon; a colon in the name breaks login.
+    // TRAP: docs/behaviour.md §1 — Basic auth splits at the first colon; a colon in the name breaks login.
     if (username.includes(":"))
       return [["username", "A vCenter user name cannot contain a colon."]];
     return username === ""
@@ -171,7 +171,7 @@ export async function saveConnection(
   const existing = input.id
     ? await prisma.connection.findUnique({ where: { id: input.id } })
     : null;
-  // TRAP: SPEC §1 — an edit of a missing connection must not quietly create a new one.
+  // TRAP: docs/behaviour.md §1 — an edit of a missing connection must not quietly create a new one.
   if (input.id && (!existing || existing.kind !== kind)) {
     throw new NotFoundError(`No ${kind} connection with id ${input.id} exists.`);
   }
@@ -185,7 +185,7 @@ export async function saveConnection(
   const target = secretTargetOf(kind, input);
   const trust = secretTrustOf(input, existing);
   const isSecretKept = isKeptSecret(input.secret);
-  // TRAP: SPEC §1 — a kept secret re-pointed at another address or user, or with TLS trust loosened
+  // TRAP: docs/behaviour.md §1 — a kept secret re-pointed at another address or user, or with TLS trust loosened
   // (verification off, another CA), is sent to whoever is there or intercepts the traffic.
   const keptSecretProblem =
     existing && isSecretKept && keptSecretTargetProblem(existing, { ...target, ...trust });
@@ -255,7 +255,7 @@ async function updateConnection(
   isSecretKept: boolean,
 ): Promise<Connection> {
   if (!isSecretKept) return tx.connection.update({ where: { id: existing.id }, data: fields });
-  // TRAP: SPEC §1 — an edit that re-pointed the row or changed its TLS trust after our check must not
+  // TRAP: docs/behaviour.md §1 — an edit that re-pointed the row or changed its TLS trust after our check must not
   // lend it the stored secret (written back, ours would loosen the trust that secret came with).
   const { baseUrl, username, tokenId, verifyTls, caPem } = existing;
   const { count } = await tx.connection.updateMany({
@@ -282,7 +282,7 @@ export async function deleteConnection(
   const connection = await prisma.connection.findUnique({ where: { id } });
   if (!connection) throw new NotFoundError(`No connection with id ${id} exists.`);
   await prisma.$transaction(async (tx) => {
-    // TRAP: SPEC §1 — rows are deleted by name, not left to a cascade that a schema change could drop.
+    // TRAP: docs/behaviour.md §1 — rows are deleted by name, not left to a cascade that a schema change could drop.
     const vmIds = (
       await tx.virtualMachine.findMany({ where: { connectionId: id }, select: { id: true } })
     ).map((v) => v.id);

@@ -1,4 +1,4 @@
-// Cross-source identity (SPEC §10): a Director VM and the vCenter VM backing it are the same
+// Cross-source identity (docs/behaviour.md §10): a Director VM and the vCenter VM backing it are the same
 // machine. Director's admin VM record names the vCenter (by Director's own id) and the moref; the
 // Director sync adds that vCenter's address, read from Director's registered vCenters (provider
 // accounts only). A vCenter connection at the same address, holding a live VM with that moref,
@@ -50,7 +50,7 @@ export async function findBackingVcenterVm(
       source: "VCENTER",
       connectionId: { in: connectionIds },
       externalId: vm.backingMoref,
-      // TRAP: SPEC §10 — a removed vCenter VM backs nothing; linking a tombstone shows a machine that is gone.
+      // TRAP: docs/behaviour.md §10 — a removed vCenter VM backs nothing; linking a tombstone shows a machine that is gone.
       removedAt: null,
     },
     orderBy: { id: "asc" },
@@ -73,7 +73,7 @@ export async function findBackedDirectorVm(
       source: "VCD",
       backingMoref: vm.externalId,
       removedAt: null,
-      // TRAP: SPEC §10 — morefs repeat across vCenters ("vm-1001" exists on each); only the address tells them apart.
+      // TRAP: docs/behaviour.md §10 — morefs repeat across vCenters ("vm-1001" exists on each); only the address tells them apart.
       details: { path: [...VCENTER_HOST_DETAIL_PATH], equals: host },
     },
     orderBy: { id: "asc" },

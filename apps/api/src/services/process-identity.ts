@@ -48,7 +48,7 @@ export function isProcessKnownDead(identity: ProcessIdentity | null | undefined)
   const parts = identity.split("/");
   if (parts.length !== 4) return false;
   const [boot, pidNamespace, pidText, startTime] = parts;
-  // TRAP: SPEC §8 — a pid is only meaningful in its own namespace on its own boot; judging another
+  // TRAP: docs/behaviour.md §8 — a pid is only meaningful in its own namespace on its own boot; judging another
   // container's or machine's pid here would hand a live holder's connection to a second sync.
   if (boot !== machine.boot || pidNamespace !== machine.pidNamespace) return false;
   const pid = Number(pidText);

@@ -1,4 +1,4 @@
-// Key rotation for connection secrets (SPEC §1, §11 `hyperlens secrets rotate`): every stored
+// Key rotation for connection secrets (docs/behaviour.md §1, §11 `hyperlens secrets rotate`): every stored
 // secret is opened with whichever configured key sealed it and sealed again with the current key.
 import { existsSync, readFileSync } from "node:fs";
 import {
@@ -85,7 +85,7 @@ export async function rotateSecrets(
         try {
           plaintext = secrets.open(row.ciphertext, row.connectionId);
         } catch (error) {
-          // TRAP: SPEC §1 — only our own decrypt message (key id, never the secret) may be shown.
+          // TRAP: docs/behaviour.md §1 — only our own decrypt message (key id, never the secret) may be shown.
           const reason =
             error instanceof SecretDecryptError ? error.message : "it could not be decrypted.";
           unreadable.push({ id: row.connectionId, name: row.connection.name, reason });
@@ -94,7 +94,7 @@ export async function rotateSecrets(
         if (secrets.isStale(row)) stale.push({ connectionId: row.connectionId, plaintext });
         else alreadyCurrent += 1;
       }
-      // TRAP: SPEC §1 — re-sealing some and failing on others would leave secrets only an old key opens.
+      // TRAP: docs/behaviour.md §1 — re-sealing some and failing on others would leave secrets only an old key opens.
       if (unreadable.length) throw new SecretRotationError(unreadable);
       for (const { connectionId, plaintext } of stale) {
         await tx.connectionSecret.update({

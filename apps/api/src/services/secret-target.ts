@@ -1,6 +1,6 @@
 // Where, and as whom, a stored connection secret is presented, and how the server there is
 // recognised. A secret goes only to the target it was entered for, checked at least as strictly:
-// an edit that changes the target or loosens TLS trust must carry the secret again (SPEC §1).
+// an edit that changes the target or loosens TLS trust must carry the secret again (docs/behaviour.md §1).
 import type { Connection, ConnectionKind } from "@hyperlens/db";
 import type { FieldProblem } from "./errors.ts";
 

@@ -25,7 +25,7 @@ export async function acquireLease(
   ttlMs: number,
   holderProcess: ProcessIdentity | null = null,
 ): Promise<boolean> {
-  // TRAP: SPEC §8 — one statement decides: the conflicting row is only taken over when expired, so
+  // TRAP: docs/behaviour.md §8 — one statement decides: the conflicting row is only taken over when expired, so
   // two replicas racing for a free or expired lease cannot both win.
   const rows = await prisma.$queryRaw<{ holder: string }[]>`
     INSERT INTO sync_leases ("connectionId", holder, "holderProcess", "syncRunId", "acquiredAt", "expiresAt")
@@ -118,7 +118,7 @@ const INTERRUPTED_MESSAGE =
  * change no connection's health. Returns the runs closed.
  */
 async function closeRunsAsInterrupted(prisma: PrismaClient, where: Prisma.Sql): Promise<number> {
-  // TRAP: SPEC §8 — without the connection update a killed sync leaves the connection showing the
+  // TRAP: docs/behaviour.md §8 — without the connection update a killed sync leaves the connection showing the
   // last success, and repeated crashes never count as failures.
   const rows = await prisma.$queryRaw<{ closed: number }[]>`
     WITH closed AS (
@@ -185,7 +185,7 @@ export async function recoverInterruptedSyncs(
   prisma: PrismaClient,
   isSoleProcess: boolean,
 ): Promise<number> {
-  // TRAP: SPEC §8 — without this a killed sync stays RUNNING (and, embedded, its lease keeps the
+  // TRAP: docs/behaviour.md §8 — without this a killed sync stays RUNNING (and, embedded, its lease keeps the
   // next sync waiting a whole lease life after the restart).
   if (isSoleProcess) await prisma.$executeRaw`DELETE FROM sync_leases`;
   else await releaseDeadHolders(prisma);

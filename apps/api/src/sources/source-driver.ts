@@ -10,7 +10,7 @@ import { connectionSettings } from "../services/connections.ts";
 export interface SourceSession {
   /** Logs in and reads something small; throws a HyperError that says what is wrong. */
   test(): Promise<{ summary: string; privilegeWarning?: string | null }>;
-  /** Reads the whole inventory (SPEC §3–5). */
+  /** Reads the whole inventory (docs/behaviour.md §3–§5). */
   read(emit: (event: SyncProgressEvent) => void, signal?: AbortSignal): Promise<SourceSnapshot>;
   /** Logs out where the source has sessions (Director, vCenter) and releases connections. */
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 import { createVcdClient, readVcdInventory } from "@hyperlens/vcd";
 import { readOptionsFor, type SourceDriver, sessionClientOptions } from "./source-driver.ts";
 
-/** VMware Cloud Director: a session per Test or sync, always logged out (SPEC §4). */
+/** VMware Cloud Director: a session per Test or sync, always logged out (docs/behaviour.md §4). */
 export const vcdDriver: SourceDriver = {
   open(connection, secret, context) {
     const client = createVcdClient(sessionClientOptions(connection, secret, context));

@@ -1,7 +1,7 @@
 import { createVcenterClient, readVcenterInventory } from "@hyperlens/vcenter";
 import { readOptionsFor, type SourceDriver, sessionClientOptions } from "./source-driver.ts";
 
-/** vCenter: a session per Test or sync, always deleted afterwards (SPEC §5). */
+/** vCenter: a session per Test or sync, always deleted afterwards (docs/behaviour.md §5). */
 export const vcenterDriver: SourceDriver = {
   open(connection, secret, context) {
     const client = createVcenterClient(sessionClientOptions(connection, secret, context));

@@ -53,7 +53,7 @@ function recordCall(
       ? "refused"
       : (text(entry.errorClass) ??
         (status !== undefined && status >= 400 ? String(status) : undefined));
-  // TRAP: SPEC §1 — the path is hyper-http's redacted one; a raw query could carry a ticket.
+  // TRAP: docs/behaviour.md §1 — the path is hyper-http's redacted one; a raw query could carry a ticket.
   const [path = "", query] = (text(entry.path) ?? "").split("?", 2);
   const endedAt = Date.now();
   const span = tracer.startSpan(

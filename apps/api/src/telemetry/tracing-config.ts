@@ -56,7 +56,7 @@ export const TRACING_VARIABLES = {
     .optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl.optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collectorUrl.optional(),
-  // TRAP: SPEC §1 — these headers usually carry a collector's API key: the message must not echo it.
+  // TRAP: docs/behaviour.md §1 — these headers usually carry a collector's API key: the message must not echo it.
   OTEL_EXPORTER_OTLP_HEADERS: z
     .string()
     .refine(

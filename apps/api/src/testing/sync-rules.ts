@@ -27,7 +27,7 @@ export interface SessionSource {
 
 /**
  * The end-to-end rules of a source that logs in per session (Director, vCenter), as one test each:
- * removal after a complete read and the guard (SPEC §3–§5), Test and sync logging out without
+ * removal after a complete read and the guard (docs/behaviour.md §3–§5), Test and sync logging out without
  * showing the password, and an address that does not resolve named as unreachable.
  */
 export function itKeepsTheSessionRules(connected: ConnectedStandin, source: SessionSource): void {

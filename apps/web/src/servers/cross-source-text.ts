@@ -14,7 +14,7 @@ export interface CrossSourceFields {
 }
 
 /**
- * One line naming the same machine in the other source (SPEC §10): "Runs on vCenter VM db01
+ * One line naming the same machine in the other source (docs/behaviour.md §10): "Runs on vCenter VM db01
  * (vc-prod)" for a Director VM, "Provided through Cloud Director as db-01" for a vCenter VM; null
  * when there is no link.
  */

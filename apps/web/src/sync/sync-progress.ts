@@ -1,5 +1,5 @@
 // Live sync progress per connection, folded from syncProgress events. A sync that skipped lists
-// or fired the removal guard never shows as a plain success (SPEC §9).
+// or fired the removal guard never shows as a plain success (docs/behaviour.md §9).
 import type { Tone } from "../ui/tone.ts";
 import { outcomeTone } from "../ui/tone.ts";
 

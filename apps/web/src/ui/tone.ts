@@ -1,4 +1,4 @@
-// Which theme tone a status is drawn in. A skipped source is never "ok" (SPEC §9).
+// Which theme tone a status is drawn in. A skipped source is never "ok" (docs/behaviour.md §9).
 import type { PowerState, SyncOutcome } from "../graphql/types.ts";
 
 /** A colour role from the theme tokens. */

@@ -66,7 +66,7 @@ describe("a hostile answer to any call of a read", () => {
       replies: () => REPLIES,
       check: (outcome, where, path) => {
         if ("error" in outcome) {
-          // TRAP: SPEC §3 — only the node list may fail the whole read, and only as a classified error.
+          // TRAP: docs/behaviour.md §3 — only the node list may fail the whole read, and only as a classified error.
           expect(path, where).toBe("/api2/json/nodes");
           expect(outcome.error, where).toMatchObject({ name: "HyperError", source: "Proxmox" });
           return;

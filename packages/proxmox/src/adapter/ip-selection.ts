@@ -1,6 +1,6 @@
-// Which addresses the guest agent reported belong to the VM (SPEC §3): only those on an interface
+// Which addresses the guest agent reported belong to the VM (docs/behaviour.md §3): only those on an interface
 // whose MAC is one of the VM's configured NICs. Everything else is kept as rejected, with the
-// reason, so an administrator can see why an address is missing (SPEC §10 explained IPs).
+// reason, so an administrator can see why an address is missing (docs/behaviour.md §10 explained IPs).
 import { localAddressReason, type NeutralIp, normalizeMac } from "@hyperlens/shared";
 import type { GuestInterface } from "../parse/agent-interfaces.ts";
 
@@ -27,7 +27,7 @@ export function selectGuestIps(
   const nicByMac = new Map(nics.flatMap((nic) => (nic.mac ? [[nic.mac, nic.key] as const] : [])));
   return interfaces.flatMap((iface) => {
     const mac = iface.mac ? normalizeMac(iface.mac) : null;
-    // TRAP: SPEC §3 — only the VM's own NICs count; docker0, veth… and lo would invent addresses.
+    // TRAP: docs/behaviour.md §3 — only the VM's own NICs count; docker0, veth… and lo would invent addresses.
     const nicKey = mac ? nicByMac.get(mac) : undefined;
     return iface.addresses.map((a): NeutralIp => {
       const base = {

@@ -1,4 +1,4 @@
-// Maps what the Proxmox client read about one guest into the neutral shape (SPEC §6).
+// Maps what the Proxmox client read about one guest into the neutral shape (docs/behaviour.md §6).
 import type {
   JsonObject,
   JsonValue,

@@ -1,4 +1,4 @@
-// Connection health (SPEC §10): warn when the credentials can do more than read. Hyperlens never
+// Connection health (docs/behaviour.md §10): warn when the credentials can do more than read. Hyperlens never
 // writes, but a leaked token with write rights would be a much bigger problem.
 import type { ProxmoxPermissions } from "../parse/permissions.ts";
 

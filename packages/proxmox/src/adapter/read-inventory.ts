@@ -1,4 +1,4 @@
-// Reads a whole Proxmox VE cluster into a neutral snapshot (SPEC §3, steps 1–4). Lists that fail
+// Reads a whole Proxmox VE cluster into a neutral snapshot (docs/behaviour.md §3, steps 1–4). Lists that fail
 // are reported as failed, never as empty; offline nodes as offline. Requests are issued together
 // and throttled by hyper-http's per-connection limit, so the pipeline stays full.
 
@@ -53,7 +53,7 @@ export async function readProxmoxInventory(
   options: ReadOptions = {},
 ): Promise<SourceSnapshot> {
   const emit = options.onProgress ?? (() => {});
-  // TRAP: SPEC §3 — /nodes is read with the error-surfacing call: with a token it is the first
+  // TRAP: docs/behaviour.md §3 — /nodes is read with the error-surfacing call: with a token it is the first
   // request, so an unreachable server must be reported as unreachable, not as "no nodes".
   const nodes = await client.nodes();
   const [clusterName, version] = await Promise.all([
@@ -77,7 +77,7 @@ export async function readProxmoxInventory(
       GUEST_TYPES.map(async (type) => {
         const key = listKey(node.node, type);
         if (node.status !== "online") {
-          // TRAP: SPEC §10 — guests on an offline node are kept, not "gone".
+          // TRAP: docs/behaviour.md §10 — guests on an offline node are kept, not "gone".
           lists.push({
             key,
             status: "node_offline",
@@ -96,7 +96,7 @@ export async function readProxmoxInventory(
             type === "qemu" ? await client.qemuList(node.node) : await client.lxcList(node.node);
           pending.push({ key, type, guests, place: { node: node.node, clusterName } });
         } catch (error) {
-          // TRAP: SPEC §3 — a list that failed did not "come back": its guests must not be removed.
+          // TRAP: docs/behaviour.md §3 — a list that failed did not "come back": its guests must not be removed.
           lists.push({ key, status: "failed", reason: errorMessage(error) });
           emit({ type: "list", key, status: "skipped", reason: errorMessage(error) });
         }

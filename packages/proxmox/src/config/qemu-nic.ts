@@ -30,7 +30,7 @@ export function parseQemuNic(key: string, value: string): QemuNic | null {
   let model = values.get("model") ?? null;
   let mac = normalizeMac(values.get("macaddr"));
   if (mac === null) {
-    // TRAP: SPEC §3 — any model counts; matching only "virtio=" would drop the IPs of e1000/vmxnet3 VMs.
+    // TRAP: docs/behaviour.md §3 — any model counts; matching only "virtio=" would drop the IPs of e1000/vmxnet3 VMs.
     for (const [name, itemValue] of items) {
       const candidate = normalizeMac(itemValue);
       if (name !== "" && candidate !== null) {

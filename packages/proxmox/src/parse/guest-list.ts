@@ -23,7 +23,7 @@ export interface ProxmoxGuestSummary {
 
 const schema = z.array(
   z.looseObject({
-    // TRAP: SPEC §3 — container vmid is a string before PVE 8.2; a strict number would fail every CT list.
+    // TRAP: docs/behaviour.md §3 — container vmid is a string before PVE 8.2; a strict number would fail every CT list.
     vmid: looseInt,
     name: optional(z.string()),
     status: optional(z.string()),
@@ -47,7 +47,7 @@ export function parseGuestList(
   type: "qemu" | "lxc",
   node: string,
 ): ProxmoxGuestSummary[] {
-  // TRAP: SPEC §3 — silently dropping an unreadable guest would let the sync remove it; a failed list is kept whole.
+  // TRAP: docs/behaviour.md §3 — silently dropping an unreadable guest would let the sync remove it; a failed list is kept whole.
   const entries = parseData(schema, body, `GET /nodes/${node}/${type}`);
   return entries.map((e) => ({
     vmid: e.vmid,

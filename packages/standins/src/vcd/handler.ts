@@ -100,7 +100,7 @@ export function vcdHandler(deps: VcdHandlerDeps): StandinHandler {
     const isLogout = method === "DELETE" && path.startsWith(`${CLOUDAPI}/sessions/`);
     const isWrite = method !== "GET" && method !== "HEAD" && !isLogin && !isLogout;
     const refuse = (reply: StandinReply): StandinReply => {
-      // TRAP: SPEC §4 / read-only — every write is logged so tests prove only GET + login/logout arrived.
+      // TRAP: docs/behaviour.md §4 / read-only — every write is logged so tests prove only GET + login/logout arrived.
       if (isWrite) deps.writeAttempts.push({ method, path, status: reply.status });
       return reply;
     };

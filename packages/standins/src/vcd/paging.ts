@@ -15,7 +15,7 @@ export function pageWindow(
   const asked = positive(query.get("pageSize"), defaultSize);
   if (page === undefined) return `Bad value for page: ${query.get("page")}`;
   if (asked === undefined) return `Bad value for pageSize: ${query.get("pageSize")}`;
-  // TRAP: SPEC §4 — Director caps the page without saying so; clients must count what arrived.
+  // TRAP: docs/behaviour.md §4 — Director caps the page without saying so; clients must count what arrived.
   return { page, pageSize: Math.min(asked, maxPageSize) };
 }
 

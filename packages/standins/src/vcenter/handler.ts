@@ -94,7 +94,7 @@ export function vcenterHandler(deps: VcenterHandlerDeps): StandinHandler {
     const isLogout = method === "DELETE" && path === "/api/session";
     const isWrite = method !== "GET" && method !== "HEAD" && !isLogin && !isLogout;
     const refuse = (reply: StandinReply): StandinReply => {
-      // TRAP: SPEC §2 — every write is logged so tests prove only GET + session POST/DELETE arrived.
+      // TRAP: docs/behaviour.md §2 — every write is logged so tests prove only GET + session POST/DELETE arrived.
       if (isWrite) deps.writeAttempts.push({ method, path, status: reply.status });
       return reply;
     };

@@ -93,7 +93,7 @@ describe("a hostile answer to any GET of a read", () => {
         const ofEdges = path.startsWith("/cloudapi/1.0.0/edgeGateways");
         const gotVms = vmIds(outcome.value);
         const gotEdges = edgeIds(outcome.value);
-        // TRAP: SPEC §4 — a list that came back is whole; only the list the answer belongs to may fail.
+        // TRAP: docs/behaviour.md §4 — a list that came back is whole; only the list the answer belongs to may fail.
         if (gotVms !== "failed" || !ofVmList) expect(gotVms, `${where}: VMs`).toEqual(vms);
         if (gotEdges !== "incomplete" || !ofEdges)
           expect(gotEdges, `${where}: edge gateways`).toEqual(edges);

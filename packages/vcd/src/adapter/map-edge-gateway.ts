@@ -2,7 +2,7 @@ import type { NeutralEdgeGateway } from "@hyperlens/shared";
 import type { VcdEdgeGatewayRecord } from "../parse/edge-gateway-records.ts";
 import type { VcdEdgeGateway } from "../parse/edge-gateways.ts";
 
-/** A CloudAPI edge gateway, owned by a VDC or a VDC group (SPEC §10). */
+/** A CloudAPI edge gateway, owned by a VDC or a VDC group (docs/behaviour.md §10). */
 export function mapEdgeGateway(g: VcdEdgeGateway): NeutralEdgeGateway {
   return {
     externalId: g.id,

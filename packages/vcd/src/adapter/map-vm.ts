@@ -1,4 +1,4 @@
-// Maps what the Director client read about one VM into the neutral shape (SPEC §6).
+// Maps what the Director client read about one VM into the neutral shape (docs/behaviour.md §6).
 import type {
   JsonObject,
   NeutralDisk,

@@ -1,4 +1,4 @@
-// Reads a whole Cloud Director install into a neutral snapshot (SPEC §4, steps 1–4), inside one
+// Reads a whole Cloud Director install into a neutral snapshot (docs/behaviour.md §4, steps 1–4), inside one
 // session that is always logged out. The VM list is "ok" only when every page and every VM's
 // sections were read; edge gateways are complete only when every page was read.
 
@@ -48,7 +48,7 @@ async function readVmList(
     },
   });
   // Sections of a page are read while the next pages are fetched.
-  // TRAP: SPEC §4 — the session is logged out after this returns: a read still on the wire would
+  // TRAP: docs/behaviour.md §4 — the session is logged out after this returns: a read still on the wire would
   // outlive it, so every started read ends first, whatever happened to the list.
   const giveUp = async (reason: string): Promise<ListRead> => {
     sections.stop();
@@ -65,11 +65,11 @@ async function readVmList(
         sections.start(page.vms);
       },
     });
-    // TRAP: SPEC §4 — remove VMs only after a complete read: a list whose counts do not add up removes nothing.
+    // TRAP: docs/behaviour.md §4 — remove VMs only after a complete read: a list whose counts do not add up removes nothing.
     if (!listing.isComplete) return giveUp(listing.reason ?? "the VM list was not read completely");
     records = listing.vms;
   } catch (error) {
-    // TRAP: SPEC §4 — a failed page is a failed list, never a shorter one, even with sections read.
+    // TRAP: docs/behaviour.md §4 — a failed page is a failed list, never a shorter one, even with sections read.
     return giveUp(`VM query: ${errorMessage(error)}`);
   }
 
@@ -99,7 +99,7 @@ async function readEdgeGateways(client: VcdClient): Promise<SourceSnapshot["edge
   } catch (error) {
     // Installs without the CloudAPI list answer 404; their query service still lists edges.
     if (!isHyperError(error) || error.errorClass !== "not_found") {
-      // TRAP: SPEC §4 — edge gateways are removed only after a complete read of every page.
+      // TRAP: docs/behaviour.md §4 — edge gateways are removed only after a complete read of every page.
       return { isComplete: false, reason: `edge gateways: ${errorMessage(error)}`, items: [] };
     }
   }

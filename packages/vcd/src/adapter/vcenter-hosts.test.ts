@@ -1,5 +1,5 @@
 // Which vCenter backs each Director VM, as an address a vCenter connection can be matched on
-// (SPEC §10), read against the Director stand-in: a provider session reads the registered
+// (docs/behaviour.md §10), read against the Director stand-in: a provider session reads the registered
 // vCenters once, a tenant never asks, and a failed read costs only the addresses.
 import type { HyperLogger } from "@hyperlens/hyper-http";
 import type { NeutralVm } from "@hyperlens/shared";

@@ -1,6 +1,6 @@
 // Director names the vCenter behind each admin VM by its own id (the vimServer UUID); what a
 // Hyperlens vCenter connection knows is the vCenter's address. The provider-only list of
-// registered vCenters ties the two (SPEC §10 cross-source identity).
+// registered vCenters ties the two (docs/behaviour.md §10 cross-source identity).
 import { errorMessage, normalizeHost } from "@hyperlens/shared";
 import type { VcdClient } from "../client.ts";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { type CloudApiPaging, cloudApiPageSchema, pagingOf } from "./cloudapi-page.ts";
 import { parseWith } from "./malformed.ts";
 
-/** Who owns an edge gateway: a VDC, or a VDC group spanning VDCs (SPEC §10). */
+/** Who owns an edge gateway: a VDC, or a VDC group spanning VDCs (docs/behaviour.md §10). */
 export type EdgeOwnerType = "VDC" | "VDC_GROUP";
 
 /** One uplink of an edge gateway, with the addresses it holds. */
@@ -54,7 +54,7 @@ const uplink = z.looseObject({
     .catch(null),
 });
 
-// TRAP: SPEC §4 — a gateway without id or name fails the page; skipping it would remove it after a "complete" read.
+// TRAP: docs/behaviour.md §4 — a gateway without id or name fails the page; skipping it would remove it after a "complete" read.
 const gateway = z.looseObject({
   id: z.string().min(1),
   name: z.string(),

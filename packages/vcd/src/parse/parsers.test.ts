@@ -204,7 +204,7 @@ describe("virtualHardwareSection/disks", () => {
   });
 });
 
-describe("namespace prefixes do not matter (SPEC §4)", () => {
+describe("namespace prefixes do not matter (docs/behaviour.md §4)", () => {
   const cases = [
     ["query_vm/GET.200.page1-of-2-with-nextPage.synth.xml", false, parseVmQueryPage],
     ["vm_disks/GET.200.vm-84faa107-c0b9-4a21-adc5-b17e0c5355a2.http", true, parseDisks],

@@ -84,7 +84,7 @@ const record = z.looseObject({
 
 const link = z.looseObject({ "@rel": optionalAttr, "@href": optionalAttr });
 
-// TRAP: SPEC §4 — a record without href or name fails the page; dropping it would let the sync remove the VM.
+// TRAP: docs/behaviour.md §4 — a record without href or name fails the page; dropping it would let the sync remove the VM.
 const page = z.looseObject({
   "@page": optionalAttr,
   "@pageSize": optionalAttr,

@@ -1,4 +1,4 @@
-// XML of the legacy /api endpoints, read by local name (SPEC §4): Director's namespace prefixes
+// XML of the legacy /api endpoints, read by local name (docs/behaviour.md §4): Director's namespace prefixes
 // are arbitrary (`vcloud:capacity` in one answer, `ns13:capacity` in another) and provider and
 // tenant answers declare different ones.
 import { XMLParser, XMLValidator } from "fast-xml-parser";
@@ -34,7 +34,7 @@ function decodeXml(text: string): string {
   });
 }
 
-// TRAP: SPEC §2 — processEntities off: a DOCTYPE's own entities (billion laughs, external files)
+// TRAP: docs/behaviour.md §2 — processEntities off: a DOCTYPE's own entities (billion laughs, external files)
 // are never expanded; only the predefined ones are decoded above, so "R&amp;D" still reads "R&D".
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -58,7 +58,7 @@ const parser = new XMLParser({
  * a half-read page would silently drop VMs.
  */
 export function parseXmlRoot(text: string, rootName: string, call: string): unknown {
-  // TRAP: SPEC §4 — a truncated body parses "fine" without validation and loses its last records.
+  // TRAP: docs/behaviour.md §4 — a truncated body parses "fine" without validation and loses its last records.
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     throw malformed(call, `not well-formed XML: ${valid.err.msg} at line ${valid.err.line}`);

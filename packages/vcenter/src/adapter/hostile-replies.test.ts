@@ -74,7 +74,7 @@ describe("a hostile answer to any GET of a read", () => {
         if ("error" in outcome)
           expect.fail(`${where}: the whole read failed: ${(outcome.error as Error).message}`);
         const got = vmIds(outcome.value);
-        // TRAP: SPEC §5 — a list that came back is whole; a hostile answer may only fail it.
+        // TRAP: docs/behaviour.md §5 — a list that came back is whole; a hostile answer may only fail it.
         if (got !== "failed") expect(got, where).toEqual(vms);
         else
           expect(outcome.value.lists[0], where).toMatchObject({

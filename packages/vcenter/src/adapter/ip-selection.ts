@@ -1,7 +1,7 @@
 // Which addresses VMware Tools reported belong to the VM: only those on an interface backed by one
 // of the VM's own virtual NICs (its `nic` device key) whose MAC matches that NIC. Everything else
 // is kept as rejected, with the reason, so an administrator can see why an address is missing
-// (SPEC §10 explained IPs). Same rule as the Proxmox agent filter, with the same shared loopback
+// (docs/behaviour.md §10 explained IPs). Same rule as the Proxmox agent filter, with the same shared loopback
 // and link-local check.
 import { localAddressReason, type NeutralIp, normalizeMac } from "@hyperlens/shared";
 import type { VcenterGuestInterface } from "../parse/guest-interfaces.ts";
@@ -43,12 +43,12 @@ export function selectGuestIps(
   return interfaces.flatMap((iface) => {
     // MAC case differs between vCenter (lower) and some guests' reports (upper): compare normalized.
     const mac = normalizeMac(iface.macAddress);
-    // TRAP: SPEC §10 — only the VM's own NICs count; docker0, vEthernet and lo would invent addresses.
+    // TRAP: docs/behaviour.md §10 — only the VM's own NICs count; docker0, vEthernet and lo would invent addresses.
     const problem = interfaceProblem(iface, mac, nicsByKey);
     return iface.addresses.map((a): NeutralIp => {
       const base = {
         address: a.address,
-        // TRAP: SPEC §10 — every Tools address is AGENT, DHCP-leased or not: only AGENT addresses
+        // TRAP: docs/behaviour.md §10 — every Tools address is AGENT, DHCP-leased or not: only AGENT addresses
         // are kept as last-known when Tools fall silent, anything else would be erased.
         origin: "AGENT" as const,
         ...(iface.nic === null ? {} : { interfaceName: `nic ${iface.nic}` }),

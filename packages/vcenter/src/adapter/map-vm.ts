@@ -1,4 +1,4 @@
-// Maps what the vCenter client read about one VM into the neutral shape (SPEC §6).
+// Maps what the vCenter client read about one VM into the neutral shape (docs/behaviour.md §6).
 import {
   type JsonObject,
   type NeutralDisk,
@@ -25,7 +25,7 @@ export interface VcenterVmPlace {
 
 /** What the VM was read in. */
 export interface VcenterVmContext {
-  /** The vCenter's name (base URL host), kept for the Director↔vCenter link (SPEC §10). */
+  /** The vCenter's name (base URL host), kept for the Director↔vCenter link (docs/behaviour.md §10). */
   serverName: string | null;
 }
 
@@ -148,7 +148,7 @@ export function mapVcenterVm(
     },
     nics,
     ips,
-    // Tools silent (VM off, Tools not running): the last-known addresses stay (SPEC §10).
+    // Tools silent (VM off, Tools not running): the last-known addresses stay (docs/behaviour.md §10).
     ipsFromGuestAreLive: guest?.kind === "ok",
     disks,
     details: {

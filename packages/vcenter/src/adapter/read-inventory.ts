@@ -1,4 +1,4 @@
-// Reads a whole vCenter into a neutral snapshot (SPEC §5), inside one session that is always
+// Reads a whole vCenter into a neutral snapshot (docs/behaviour.md §5), inside one session that is always
 // logged out. The VM list is "ok" only when every list part and every VM's details were read.
 
 import type { ListRead, NeutralNode, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
@@ -91,10 +91,10 @@ export async function readVcenterInventory(
       listing = await client.readVmListing(hosts.map((h) => h.host));
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      // TRAP: SPEC §5 — a failed list read is a failed list, never an empty one.
+      // TRAP: docs/behaviour.md §5 — a failed list read is a failed list, never an empty one.
       return failed(`VM list: ${errorMessage(error)}`, nodes);
     }
-    // TRAP: SPEC §5 — remove VMs only after a complete read: a part that failed removes nothing.
+    // TRAP: docs/behaviour.md §5 — remove VMs only after a complete read: a part that failed removes nothing.
     if (!listing.isComplete) {
       return failed(listing.reason ?? "the VM list was not read completely", nodes);
     }

@@ -74,7 +74,7 @@ const disk = z.object({
     .catch(undefined),
 });
 
-// TRAP: SPEC §5 — guest_OS, hardware.version, NIC and disk types are open enums (8.0 added values
+// TRAP: docs/behaviour.md §5 — guest_OS, hardware.version, NIC and disk types are open enums (8.0 added values
 // 7.0 lacks, e.g. ALMALINUX_64, VMX_21): a closed list would drop them or fail a newer vCenter's VMs.
 const info = z.object({
   name: z.string(),
@@ -90,7 +90,7 @@ const info = z.object({
     .object({ instance_uuid: optionalString, bios_uuid: optionalString })
     .optional()
     .catch(undefined),
-  // TRAP: SPEC §5 — nics/disks are objects keyed by device key; reading them as arrays finds none.
+  // TRAP: docs/behaviour.md §5 — nics/disks are objects keyed by device key; reading them as arrays finds none.
   nics: z.record(z.string(), nic),
   disks: z.record(z.string(), disk),
 });

@@ -30,7 +30,7 @@ export async function expectConsistentDatabase(services: AppServices): Promise<v
     expect(c.username.trim(), row).not.toBe("");
     expect(c.syncIntervalSeconds, row).toBeGreaterThanOrEqual(MIN_SYNC_INTERVAL_SECONDS);
     expect(c.syncIntervalSeconds, row).toBeLessThanOrEqual(MAX_SYNC_INTERVAL_SECONDS);
-    // TRAP: SPEC §1 — a connection saved without its secret (or with one sealed for another row) cannot log in.
+    // TRAP: docs/behaviour.md §1 — a connection saved without its secret (or with one sealed for another row) cannot log in.
     expect(c.secret, `${row} has no secret`).not.toBeNull();
     if (c.secret) expect(() => secrets.open(c.secret?.ciphertext ?? "", c.id), row).not.toThrow();
     expect(created.has(c.id), `${row} has no audit entry`).toBe(true);
