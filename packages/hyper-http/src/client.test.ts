@@ -1,11 +1,11 @@
 import type { AddressInfo } from "node:net";
 import { createServer as createNetServer, type Server } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createSemaphore } from "@hyperlens/shared";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHyperClient, type HyperClientOptions } from "./client.ts";
 import { HyperError, isHyperError } from "./errors.ts";
 import { checkHttpsUrl } from "./https-only.ts";
 import type { CallLabels } from "./observability.ts";
-import { createSemaphore } from "./semaphore.ts";
 import { hyperFailure } from "./test-support/hyper-failure.ts";
 import { createTestCertificates, type TestCertificates } from "./test-support/test-certificates.ts";
 import {
@@ -263,6 +263,26 @@ describe("unreachable", () => {
     const error = await failure(door.request({ method: "GET", path: "/x" }));
     expect(error.errorClass).toBe("unreachable");
     expect(error.message).toContain("no complete answer");
+  });
+
+  it("the deadline cuts a retry backoff short instead of sleeping it out", async () => {
+    const target = await server((_req, res) => sendJson(res, 503, { data: null }));
+    const door = client({
+      baseUrl: target.url,
+      retry: { attempts: 3, baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      timeouts: { deadlineMs: 300 },
+    });
+    // A fixed jitter makes the backoff 30 s, far past the deadline.
+    const random = vi.spyOn(Math, "random").mockReturnValue(0.5);
+    try {
+      const started = performance.now();
+      const error = await failure(door.request({ method: "GET", path: "/x" }));
+      expect(error.errorClass).toBe("transient");
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(target.requests).toHaveLength(1);
+    } finally {
+      random.mockRestore();
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import { createSemaphore, type Semaphore } from "@hyperlens/shared";
 import type { Dispatcher } from "undici";
 import { classifyNetworkError, type NetworkFailure } from "./classify-network-error.ts";
 import { classifyStatus, extractServerMessage } from "./classify-status.ts";
@@ -13,8 +15,7 @@ import {
   silentLogger,
 } from "./observability.ts";
 import { collectRequestSecrets, redactPath, redactSecrets } from "./redact.ts";
-import { backoffDelayMs, type RetryOptions, resolveRetryPolicy, sleep } from "./retry-policy.ts";
-import { createSemaphore, globalSemaphore, type Semaphore } from "./semaphore.ts";
+import { backoffDelayMs, type RetryOptions, resolveRetryPolicy } from "./retry-policy.ts";
 import { extractServerErrorType } from "./server-error-type.ts";
 import { findTargetRefusal } from "./target-address.ts";
 import { checkCaPem, createTlsAgent } from "./tls-agent.ts";
@@ -31,6 +32,9 @@ export interface TimeoutOptions {
   /** Whole call, including queueing, retries and backoff (default 120 s). */
   deadlineMs?: number;
 }
+
+/** The process-wide cap shared by every client that does not bring its own (32 concurrent calls). */
+export const globalSemaphore: Semaphore = createSemaphore(32);
 
 /** Options of {@link createHyperClient}. */
 export interface HyperClientOptions {
@@ -405,7 +409,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
 
   async function backoff(failedAttempt: number, signal: AbortSignal): Promise<boolean> {
     try {
-      await sleep(backoffDelayMs(retry, failedAttempt), signal);
+      await sleep(backoffDelayMs(retry, failedAttempt), undefined, { signal });
       return true;
     } catch {
       return false;

@@ -4,6 +4,7 @@
  */
 export {
   createHyperClient,
+  globalSemaphore,
   type HyperClient,
   type HyperClientOptions,
   type HyperRequest,
@@ -35,7 +36,6 @@ export {
 export type { CallLabels, HyperLogger, HyperMetrics } from "./observability.ts";
 export { redactPath } from "./redact.ts";
 export type { RetryOptions } from "./retry-policy.ts";
-export { createSemaphore, globalSemaphore, type Semaphore } from "./semaphore.ts";
 export {
   createSessionScope,
   type ScopedSession,

@@ -6,7 +6,6 @@ import { createHyperClient } from "./client.ts";
 import { checkHttpsUrl } from "./https-only.ts";
 import { collectRequestSecrets, redactPath, redactSecrets } from "./redact.ts";
 import { backoffDelayMs, resolveRetryPolicy } from "./retry-policy.ts";
-import { createSemaphore } from "./semaphore.ts";
 
 describe("checkHttpsUrl", () => {
   it("accepts https and refuses http with the one message", () => {
@@ -124,24 +123,6 @@ describe("backoff", () => {
         },
       ),
     );
-  });
-});
-
-describe("semaphore", () => {
-  it("hands permits over in order and lets a waiter give up", async () => {
-    const semaphore = createSemaphore(1);
-    const release = await semaphore.acquire();
-    const controller = new AbortController();
-    const gaveUp = semaphore.acquire(controller.signal);
-    const next = semaphore.acquire();
-    controller.abort(new Error("deadline"));
-    await expect(gaveUp).rejects.toThrow("deadline");
-    release();
-    const releaseNext = await next;
-    expect(semaphore.inUse).toBe(1);
-    releaseNext();
-    releaseNext();
-    expect(semaphore.inUse).toBe(0);
   });
 });
 

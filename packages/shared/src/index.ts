@@ -5,3 +5,4 @@ export * from "./host-address.ts";
 export * from "./inventory.ts";
 export * from "./mac.ts";
 export * from "./map-with-limit.ts";
+export * from "./semaphore.ts";

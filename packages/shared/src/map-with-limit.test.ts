@@ -15,4 +15,15 @@ describe("mapWithLimit", () => {
     expect(out).toEqual([50, 10, 40, 20, 30]);
     expect(most).toBe(2);
   });
+
+  it("starts the items in input order and rejects with the first failure", async () => {
+    const started: number[] = [];
+    const mapped = mapWithLimit([1, 2, 3, 4], 1, async (n) => {
+      started.push(n);
+      if (n === 2) throw new Error("item 2 failed");
+      return n;
+    });
+    await expect(mapped).rejects.toThrow("item 2 failed");
+    expect(started.slice(0, 2)).toEqual([1, 2]);
+  });
 });

@@ -21,7 +21,6 @@ export {
   type StandinServerOptions,
   startStandinServer,
 } from "./http/server.ts";
-export { WorkerPool } from "./http/worker-pool.ts";
 export type { Principal, ProxmoxRole, ProxmoxTokenSpec, ProxmoxUserSpec } from "./proxmox/auth.ts";
 export { demoCluster } from "./proxmox/demo-cluster.ts";
 export { type GenerateClusterOptions, generateCluster } from "./proxmox/generator.ts";

@@ -1,11 +1,11 @@
 // What the Proxmox, Director and vCenter stand-ins are built from: the HTTPS server with its
 // fault switches, latency and worker limit, the inventory given as a model or a spec, and the
 // session counters. Each stand-in adds only what its API has of its own.
+import type { Semaphore } from "@hyperlens/shared";
 import { FaultSwitches } from "./http/faults.ts";
 import type { StandinHandler } from "./http/reply.ts";
 import type { RequestLogEntry, StandinStats } from "./http/request-log.ts";
 import { startStandinServer } from "./http/server.ts";
-import type { WorkerPool } from "./http/worker-pool.ts";
 import { standinTls } from "./tls.ts";
 
 /** Options every HTTPS stand-in takes; all optional. */
@@ -35,7 +35,7 @@ export interface HttpsStandin {
   requests: RequestLogEntry[];
   stats: StandinStats;
   /** The worker queue (see `maxWorkers`). */
-  workers: WorkerPool;
+  workers: Semaphore;
   /** Stop the server and drop open connections. */
   close(): Promise<void>;
 }

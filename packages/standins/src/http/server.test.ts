@@ -102,7 +102,7 @@ describe("the generic stand-in server", () => {
       Array.from({ length: 12 }, () => call(`${s.url}/echo`, { ca: caPem })),
     );
     expect(responses.every((r) => r.status === 200)).toBe(true);
-    expect(s.workers.maxActive).toBe(3);
+    expect(s.workers.peakInUse).toBe(3);
     expect(s.stats.maxInFlight).toBeGreaterThan(3);
     expect(s.stats.inFlight).toBe(0);
   });

@@ -3,12 +3,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { createSemaphore, type Semaphore } from "@hyperlens/shared";
 import type { StandinTls } from "../tls.ts";
 import { type FaultAction, type FaultSwitches, faultEditedReply } from "./faults.ts";
 import { sendFlood } from "./flood.ts";
 import type { StandinHandler, StandinReply } from "./reply.ts";
 import { type RequestLogEntry, StandinStats } from "./request-log.ts";
-import { WorkerPool } from "./worker-pool.ts";
 
 /** Options of {@link startStandinServer}. */
 export interface StandinServerOptions {
@@ -33,8 +33,11 @@ export interface StandinServer {
   /** Every request received, in arrival order (a live array: clear it with `length = 0`). */
   requests: RequestLogEntry[];
   stats: StandinStats;
-  /** The worker queue (peak concurrency of handled requests in `maxActive`). */
-  workers: WorkerPool;
+  /**
+   * The worker queue, standing in for a server's fixed worker processes so a benchmark sees the
+   * queueing a real pveproxy imposes (peak concurrency of handled requests in `peakInUse`).
+   */
+  workers: Semaphore;
   /** Stop listening, drop every open connection (hung ones too) and cancel pending delays. */
   close(): Promise<void>;
 }
@@ -49,7 +52,7 @@ export async function startStandinServer(options: StandinServerOptions): Promise
   const now = options.now ?? Date.now;
   const requests: RequestLogEntry[] = [];
   const stats = new StandinStats();
-  const workers = new WorkerPool(options.maxWorkers);
+  const workers = createSemaphore(options.maxWorkers ?? Number.POSITIVE_INFINITY);
   const lifetime = new AbortController();
   // Every pending delay listens on this signal; hundreds at once are expected under load.
   setMaxListeners(0, lifetime.signal);

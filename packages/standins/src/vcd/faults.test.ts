@@ -74,7 +74,7 @@ describe("faults, writes and the request log", () => {
         vcdGet(s, `/api/query?type=vm&page=${i + 1}&pageSize=1`, token),
       ),
     );
-    expect(s.workers.maxActive).toBe(2);
+    expect(s.workers.peakInUse).toBe(2);
     expect(s.stats.byRoute["GET /api/query?type=vm"]).toBe(6);
     expect(s.stats.byRoute["POST /cloudapi/1.0.0/sessions"]).toBe(1);
   });

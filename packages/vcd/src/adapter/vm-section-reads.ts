@@ -2,8 +2,7 @@
 // works on sections while later pages are still being fetched. How many VMs are read at once is
 // bounded here; how many requests are on the wire at once stays hyper-http's per-connection cap,
 // which counts page and section requests alike because both go through the same client.
-import { createSemaphore } from "@hyperlens/hyper-http";
-import { errorMessage } from "@hyperlens/shared";
+import { createSemaphore, errorMessage } from "@hyperlens/shared";
 import type { VcdClient } from "../client.ts";
 import type { VcdDisk } from "../parse/disks.ts";
 import type { VcdNetworkConnectionSection } from "../parse/network-connections.ts";
