@@ -78,4 +78,10 @@ describe("behaviour citations", () => {
     expect(cited.length).toBeGreaterThan(100);
     expect(cited.filter(({ section }) => !headings.has(section))).toEqual([]);
   });
+
+  it("are reachable from a newcomer's path: README and docs/architecture.md link docs/behaviour.md", () => {
+    const links = (file: string) => readFileSync(path.join(root, file), "utf8");
+    expect(links("README.md")).toContain("](docs/behaviour.md)");
+    expect(links("docs/architecture.md")).toContain("](behaviour.md)");
+  });
 });
