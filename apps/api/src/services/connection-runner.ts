@@ -1,5 +1,6 @@
 // Testing and syncing a connection: the only path from the API and the CLI to a hypervisor.
 import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Connection } from "@hyperlens/db";
 import { isHyperError } from "@hyperlens/hyper-http";
 import type { SyncCounts, SyncProgressEvent } from "@hyperlens/shared";
@@ -139,8 +140,6 @@ function resultOfRun(run: {
     ...(run.errorClass ? { errorClass: run.errorClass } : {}),
   };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Keeps the lease alive while the sync runs; stops the sync when the lease is lost. */
 function startHeartbeat(
