@@ -77,6 +77,43 @@ describe("semaphore", () => {
     expect(pool.peakInUse).toBe(2);
   });
 
+  it("hands over along a queue of 200,000 waiters in linear time (the array-shift queue took seconds)", async () => {
+    const semaphore = createSemaphore(1);
+    const first = await semaphore.acquire();
+    const started = performance.now();
+    const everyone = Array.from({ length: 200_000 }, () =>
+      semaphore.acquire().then((release) => release()),
+    );
+    first();
+    await Promise.all(everyone);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect([semaphore.inUse, semaphore.waiting]).toEqual([0, 0]);
+  });
+
+  it("skips a waiter that gave up, wherever it stood in the queue", async () => {
+    const semaphore = createSemaphore(1);
+    const release = await semaphore.acquire();
+    const controllers = [new AbortController(), new AbortController(), new AbortController()];
+    const granted: number[] = [];
+    const waits = controllers.map((controller, index) =>
+      semaphore.acquire(controller.signal).then(
+        (releaseOwn) => {
+          granted.push(index);
+          releaseOwn();
+        },
+        () => undefined,
+      ),
+    );
+    controllers[0]?.abort(new Error("first gave up"));
+    controllers[2]?.abort(new Error("last gave up"));
+    await Promise.resolve();
+    expect(semaphore.waiting).toBe(1);
+    release();
+    await Promise.all(waits);
+    expect(granted).toEqual([1]);
+    expect([semaphore.inUse, semaphore.waiting]).toEqual([0, 0]);
+  });
+
   it("refuses a limit below one", () => {
     expect(() => createSemaphore(0)).toThrow(RangeError);
     expect(() => createSemaphore(Number.NaN)).toThrow(RangeError);
