@@ -33,8 +33,11 @@ export interface RunSyncOptions {
   /** Compute what would change and store it as the run's preview; write no inventory rows. */
   dryRun?: boolean;
   correlationId?: string;
-  /** Reads the source (the adapter); may emit its own progress events; stops when `signal` aborts. */
-  read: (emit: (event: SyncProgressEvent) => void, signal?: AbortSignal) => Promise<SourceSnapshot>;
+  /**
+   * Reads the source (the adapter); stops when `signal` aborts. It emits no progress: the engine
+   * reports each list once, from the snapshot it returns.
+   */
+  read: (signal?: AbortSignal) => Promise<SourceSnapshot>;
   /**
    * Stops the sync at its safe point, the read: an aborted sync is recorded as CANCELLED and
    * writes no inventory. Once reconciling has begun the run finishes (its writes are bounded).
@@ -165,7 +168,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
   let snapshot: SourceSnapshot;
   try {
     emit({ type: "phase", phase: "reading" });
-    snapshot = await options.read(emit, options.signal);
+    snapshot = await options.read(options.signal);
     // TRAP: docs/behaviour.md §8 — a sync stopped during its read must remove nothing: a snapshot that arrives
     // after the stop may be partial (a read cut short), so it is never reconciled.
     options.signal?.throwIfAborted();

@@ -59,39 +59,57 @@ async function firstAnswer(token: string): Promise<string> {
   return outcome;
 }
 
+/** Every event a view-only subscriber receives while one sync of the connection runs, in order. */
+async function eventsOfOneSync() {
+  type Event = { type: string; listKey: string | null; outcome: string | null };
+  const client = wsClient(await tokenWith(["VIEW_INVENTORY"]));
+  const events: Event[] = [];
+  const done = new Promise<void>((resolve, reject) => {
+    const unsubscribe = client.subscribe<{ syncProgress: Event }>(
+      { query: SUBSCRIBE },
+      {
+        next: ({ data }) => {
+          if (!data) return;
+          events.push(data.syncProgress);
+          if (data.syncProgress.type === "finished" || data.syncProgress.type === "failed") {
+            unsubscribe();
+            resolve();
+          }
+        },
+        error: reject,
+        complete: () => resolve(),
+      },
+    );
+  });
+  // Let the subscription register before the sync starts.
+  await new Promise((r) => setTimeout(r, 300));
+  await pve.sync();
+  await done;
+  await client.dispose();
+  return events;
+}
+
 describe("syncProgress", () => {
   it("streams the events of a real sync in order, ending with finished", async () => {
-    const client = wsClient(await tokenWith(["VIEW_INVENTORY"]));
-    const events: { type: string; outcome?: string | null }[] = [];
-    const done = new Promise<void>((resolve, reject) => {
-      const unsubscribe = client.subscribe<{
-        syncProgress: { type: string; outcome: string | null };
-      }>(
-        { query: SUBSCRIBE },
-        {
-          next: ({ data }) => {
-            if (!data) return;
-            events.push(data.syncProgress);
-            if (data.syncProgress.type === "finished" || data.syncProgress.type === "failed") {
-              unsubscribe();
-              resolve();
-            }
-          },
-          error: reject,
-          complete: () => resolve(),
-        },
-      );
-    });
-    // Let the subscription register before the sync starts.
-    await new Promise((r) => setTimeout(r, 300));
-    await pve.sync();
-    await done;
-    await client.dispose();
+    const events = await eventsOfOneSync();
     const types = events.map((e) => e.type);
     expect(types[0]).toBe("started");
     expect(types).toContain("list");
     expect(types.at(-1)).toBe("finished");
     expect(types.indexOf("phase")).toBeGreaterThan(0);
+  });
+
+  it("reports each list of a sync exactly once", async () => {
+    const events = await eventsOfOneSync();
+    const listKeys = events.filter((e) => e.type === "list").map((e) => e.listKey);
+    const stored = await pve.services.prisma.virtualMachine.findMany({
+      where: { connectionId: pve.connectionId },
+      distinct: ["listKey"],
+      select: { listKey: true },
+    });
+    expect(listKeys.length).toBeGreaterThan(0);
+    expect(new Set(listKeys).size).toBe(listKeys.length);
+    for (const { listKey } of stored) expect(listKeys).toContain(listKey);
   });
 
   it("refuses a subscriber without the view capability", async () => {

@@ -229,11 +229,11 @@ function runUnderLease(
       emit,
       now: syncs.now,
       signal: controller.signal,
-      read: async (readEmit, signal) => {
+      read: async (signal) => {
         const secret = await readConnectionSecret(prisma, services.secrets, id);
         const session = openSession(services, connection, secret, correlationId, span);
         try {
-          return await session.read(readEmit, signal);
+          return await session.read(signal);
         } finally {
           // TRAP: docs/behaviour.md §4 — Director/vCenter sessions are logged out after a stopped sync too.
           await session.close();

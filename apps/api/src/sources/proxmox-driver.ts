@@ -22,7 +22,7 @@ export const proxmoxDriver: SourceDriver = {
           privilegeWarning: permissions ? privilegeWarning(permissions) : null,
         };
       },
-      read: (emit, signal) => readProxmoxInventory(client, readOptionsFor(emit, signal)),
+      read: (signal) => readProxmoxInventory(client, readOptionsFor(signal)),
       close: () => client.close(),
     };
   },

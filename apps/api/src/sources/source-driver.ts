@@ -3,7 +3,7 @@
 // the registry.
 import type { Connection } from "@hyperlens/db";
 import type { HyperLogger, HyperMetrics } from "@hyperlens/hyper-http";
-import type { SourceSnapshot, SyncProgressEvent } from "@hyperlens/shared";
+import type { SourceSnapshot } from "@hyperlens/shared";
 import { connectionSettings } from "../services/connections.ts";
 
 /** An open session with one hypervisor connection. */
@@ -11,7 +11,7 @@ export interface SourceSession {
   /** Logs in and reads something small; throws a HyperError that says what is wrong. */
   test(): Promise<{ summary: string; privilegeWarning?: string | null }>;
   /** Reads the whole inventory (docs/behaviour.md §3–§5). */
-  read(emit: (event: SyncProgressEvent) => void, signal?: AbortSignal): Promise<SourceSnapshot>;
+  read(signal?: AbortSignal): Promise<SourceSnapshot>;
   /** Logs out where the source has sessions (Director, vCenter) and releases connections. */
   close(): Promise<void>;
 }
@@ -63,18 +63,9 @@ export function sessionClientOptions(
   };
 }
 
-/** A list that came back or was skipped: the one kind of read progress a sync reports. */
-type ListProgress = Extract<SyncProgressEvent, { type: "list" }>;
-
-// Every adapter's list event has the sync's list shape; its other events (pages, guests) stay inside.
-const isListProgress = (event: { type: string }): event is ListProgress => event.type === "list";
-
-/** The read options every driver passes its adapter: the sync's abort signal, lists reported to it. */
-export function readOptionsFor(emit: (event: SyncProgressEvent) => void, signal?: AbortSignal) {
-  return {
-    ...(signal ? { signal } : {}),
-    onProgress: (event: { type: string }) => {
-      if (isListProgress(event)) emit(event);
-    },
-  };
+/** The read options every driver passes its adapter: the sync's abort signal. */
+export function readOptionsFor(signal?: AbortSignal) {
+  // The adapters' own list events stay here: the sync engine reports each list once, from the
+  // snapshot (docs/behaviour.md §8.4); forwarding them as well sent every list twice.
+  return signal ? { signal } : {};
 }

@@ -16,7 +16,7 @@ export const vcdDriver: SourceDriver = {
             summary: `Connected to Cloud Director (API ${client.apiVersion}) as ${who}; ${first.total} VM(s) visible.`,
           };
         }),
-      read: (emit, signal) => readVcdInventory(client, readOptionsFor(emit, signal)),
+      read: (signal) => readVcdInventory(client, readOptionsFor(signal)),
       close: () => client.close(),
     };
   },

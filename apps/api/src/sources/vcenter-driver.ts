@@ -14,7 +14,7 @@ export const vcenterDriver: SourceDriver = {
             summary: `Connected to vCenter as ${session.user ?? connection.username}; ${hosts.length} host(s) visible, ${online} connected.`,
           };
         }),
-      read: (emit, signal) => readVcenterInventory(client, readOptionsFor(emit, signal)),
+      read: (signal) => readVcenterInventory(client, readOptionsFor(signal)),
       close: () => client.close(),
     };
   },

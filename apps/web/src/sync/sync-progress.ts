@@ -123,7 +123,8 @@ export function applyProgress(state: ProgressState, event: ProgressEvent): Progr
         count: event.count,
         reason: event.reason,
       };
-      next = { ...current, lists: [...current.lists.filter((l) => l.key !== list.key), list] };
+      // The server reports each list once per run (docs/behaviour.md §8.4).
+      next = { ...current, lists: [...current.lists, list] };
       break;
     }
     case "counts":
