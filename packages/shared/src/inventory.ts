@@ -36,8 +36,11 @@ export interface NeutralNic {
   vlan?: number;
 }
 
+/** Where an address can come from. */
+export const IP_ORIGINS = ["STATIC_CONFIG", "DHCP", "AGENT", "PLATFORM"] as const;
+
 /** Where an address came from. */
-export type IpOrigin = "STATIC_CONFIG" | "DHCP" | "AGENT" | "PLATFORM";
+export type IpOrigin = (typeof IP_ORIGINS)[number];
 
 /** One address of a guest, accepted or rejected with the reason (docs/behaviour.md §10 explained IPs). */
 export interface NeutralIp {
@@ -62,15 +65,24 @@ export interface NeutralDisk {
   busType?: string;
 }
 
+/** The power states a guest can be in, whatever its source. */
+export const POWER_STATES = ["RUNNING", "STOPPED", "PAUSED", "SUSPENDED", "UNKNOWN"] as const;
+
 /** A guest's power state. */
-export type NeutralPowerState = "RUNNING" | "STOPPED" | "PAUSED" | "SUSPENDED" | "UNKNOWN";
+export type NeutralPowerState = (typeof POWER_STATES)[number];
+
+/** The kinds of guest: a virtual machine or a (Proxmox LXC) container. */
+export const GUEST_KINDS = ["VM", "CONTAINER"] as const;
+
+/** One kind of guest. */
+export type GuestKind = (typeof GUEST_KINDS)[number];
 
 /** A VM or container, whatever its source. */
 export interface NeutralVm {
   /** The source's own id: Proxmox vmid as a string, Director VM URN, vCenter VM moref. */
   externalId: string;
   name: string;
-  kind: "VM" | "CONTAINER";
+  kind: GuestKind;
   state: NeutralPowerState;
   cpuCount?: number;
   memoryBytes?: number;
@@ -148,8 +160,23 @@ export interface SourceSnapshot {
 /** The phases a sync goes through, in order. */
 export type SyncPhase = "reading" | "reconciling" | "recording";
 
-/** How a sync ended. */
-export type SyncRunOutcome = "SUCCESS" | "PARTIAL" | "FAILED";
+/** What started a sync: the scheduler, the web app, an API token, or the `hyperlens sync` command. */
+export const SYNC_TRIGGERS = ["SCHEDULE", "MANUAL", "API", "CLI"] as const;
+
+/** One sync trigger. */
+export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
+
+/**
+ * Where a sync run stands, as a connection's `lastSyncOutcome` and a run's `outcome` store it:
+ * still RUNNING, or how it ended (CANCELLED: stopped at its safe point, nothing written).
+ */
+export const SYNC_OUTCOMES = ["RUNNING", "SUCCESS", "PARTIAL", "FAILED", "CANCELLED"] as const;
+
+/** One sync outcome. */
+export type SyncOutcome = (typeof SYNC_OUTCOMES)[number];
+
+/** How a sync that ran to its end ended. */
+export type SyncRunOutcome = Extract<SyncOutcome, "SUCCESS" | "PARTIAL" | "FAILED">;
 
 /** What a sync did (or, in a dry run, would do). */
 export interface SyncCounts {

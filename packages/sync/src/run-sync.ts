@@ -1,10 +1,12 @@
 import { type Prisma, type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
 import type {
+  ConnectionKind,
   JsonObject,
   SourceSnapshot,
   SyncCounts,
   SyncProgressEvent,
   SyncRunOutcome,
+  SyncTrigger,
 } from "@hyperlens/shared";
 import { diffWrite } from "./changes.ts";
 import { EDGE_GATEWAY_TABLE, NODE_TABLE, planKeyed, writeKeyed } from "./keyed-entities.ts";
@@ -28,8 +30,8 @@ import { VM_CHUNK_SIZE, writeVmChunk } from "./write-vms.ts";
 export interface RunSyncOptions {
   prisma: PrismaClient;
   connectionId: string;
-  source: "PROXMOX" | "VCD" | "VCENTER";
-  trigger: "SCHEDULE" | "MANUAL" | "API" | "CLI";
+  source: ConnectionKind;
+  trigger: SyncTrigger;
   /** Compute what would change and store it as the run's preview; write no inventory rows. */
   dryRun?: boolean;
   correlationId?: string;

@@ -1,7 +1,9 @@
+import type { ConnectionKind } from "@hyperlens/shared";
+
 /** What every write of one sync shares. */
 export interface WriteContext {
   connectionId: string;
-  source: "PROXMOX" | "VCD" | "VCENTER";
+  source: ConnectionKind;
   syncRunId: string;
   now: Date;
   /** When the previous completed sync ran: the last time CONFIRMED rows were seen. */

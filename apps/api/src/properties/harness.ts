@@ -2,7 +2,7 @@
 // in-memory store the pure runs reconcile into, the docs/behaviour.md §3 removal oracle, and the end-to-end
 // runs: their database, stand-in, client and four syncs, with database digests.
 import { createTestDatabase, type PrismaClient, type TestDatabase } from "@hyperlens/db";
-import type { ListRead, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
+import type { ConnectionKind, ListRead, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
 import type { FaultSwitches } from "@hyperlens/standins";
 import { planReconcile, runSync, type StoredVmState } from "@hyperlens/sync";
 import fc from "fast-check";
@@ -145,7 +145,7 @@ export const presentIds = (store: Map<string, StoredVmState>) =>
 /** A connection row for an end-to-end run. */
 async function createConnectionRow(
   prisma: PrismaClient,
-  kind: "PROXMOX" | "VCD" | "VCENTER",
+  kind: ConnectionKind,
   baseUrl: string,
   name: string,
 ): Promise<string> {
@@ -345,7 +345,7 @@ export function expectConverges(
 interface EndToEndRun {
   prisma: PrismaClient;
   connectionId: string;
-  source: "PROXMOX" | "VCD" | "VCENTER";
+  source: ConnectionKind;
   /** The real adapter over the stand-in. */
   read(): Promise<SourceSnapshot>;
   /** Checked after every sync, failed ones too (e.g. no session left open). */

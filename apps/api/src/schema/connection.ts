@@ -1,7 +1,12 @@
 // Connections to hypervisors: list, read, save (per kind), delete. Settings are visible only with
 // the capability that manages that kind; secrets are not fields at all (hasSecret only).
 
-import { CONNECTION_KINDS, type ConnectionKind, MANAGE_CAPABILITY } from "@hyperlens/shared";
+import {
+  CONNECTION_KINDS,
+  type ConnectionKind,
+  MANAGE_CAPABILITY,
+  SYNC_OUTCOMES,
+} from "@hyperlens/shared";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { Context } from "../context.ts";
 import {
@@ -20,7 +25,7 @@ export const ConnectionKindEnum = builder.enumType("ConnectionKind", {
 });
 
 export const SyncOutcomeEnum = builder.enumType("SyncOutcome", {
-  values: ["RUNNING", "SUCCESS", "PARTIAL", "FAILED", "CANCELLED"] as const,
+  values: SYNC_OUTCOMES,
 });
 
 const mayManage = (kind: ConnectionKind) => ({ [MANAGE_CAPABILITY[kind]]: true });

@@ -1,11 +1,12 @@
 // Enums of the inventory types, shared by the types and their filters.
+import { GUEST_KINDS, IP_ORIGINS, POWER_STATES } from "@hyperlens/shared";
 import { builder } from "./builder.ts";
 
 export const PowerStateEnum = builder.enumType("PowerState", {
-  values: ["RUNNING", "STOPPED", "PAUSED", "SUSPENDED", "UNKNOWN"] as const,
+  values: POWER_STATES,
 });
 export const GuestKindEnum = builder.enumType("GuestKind", {
-  values: ["VM", "CONTAINER"] as const,
+  values: GUEST_KINDS,
 });
 export const ConfirmationEnum = builder.enumType("Confirmation", {
   description: "Whether the last sync saw this guest, and if not, why it was kept.",
@@ -17,7 +18,7 @@ export const ConfirmationEnum = builder.enumType("Confirmation", {
   } as const,
 });
 export const IpOriginEnum = builder.enumType("IpOrigin", {
-  values: ["STATIC_CONFIG", "DHCP", "AGENT", "PLATFORM"] as const,
+  values: IP_ORIGINS,
 });
 export const VmEventTypeEnum = builder.enumType("VmEventType", {
   values: ["APPEARED", "CHANGED", "MOVED", "REMOVED", "RESTORED"] as const,

@@ -1,6 +1,6 @@
 // Sync runs (history), Test and Sync, and live sync progress.
 import type { SyncCounts } from "@hyperlens/shared";
-import { MANAGE_CAPABILITY } from "@hyperlens/shared";
+import { MANAGE_CAPABILITY, SYNC_TRIGGERS } from "@hyperlens/shared";
 import { ZERO_COUNTS } from "@hyperlens/sync";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { GraphQLError } from "graphql";
@@ -25,7 +25,7 @@ builder.scalarType("JSON", {
 });
 
 const SyncTriggerEnum = builder.enumType("SyncTrigger", {
-  values: ["SCHEDULE", "MANUAL", "API", "CLI"] as const,
+  values: SYNC_TRIGGERS,
 });
 
 const SyncCountsRef = builder.objectRef<SyncCounts>("SyncCounts").implement({

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Connection } from "@hyperlens/db";
 import { isHyperError } from "@hyperlens/hyper-http";
-import type { SyncCounts, SyncProgressEvent } from "@hyperlens/shared";
+import type { SyncCounts, SyncProgressEvent, SyncTrigger } from "@hyperlens/shared";
 import { runSync, type SyncResult, ZERO_COUNTS } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
 import { hyperMetricsOf } from "../metrics/metrics.ts";
@@ -32,8 +32,6 @@ export interface TestResult {
   errorClass: string | null;
   message: string;
 }
-
-type Trigger = "SCHEDULE" | "MANUAL" | "API" | "CLI";
 
 async function loadConnection(services: AppServices, id: string): Promise<Connection> {
   const connection = await services.prisma.connection.findUnique({ where: { id } });
@@ -98,12 +96,9 @@ export interface StartedSync {
   done: Promise<SyncResult>;
 }
 
-/** Why a sync is asked for (recorded on the run). */
-export type { Trigger as SyncTrigger };
-
 /** Options of a sync request. */
 export interface SyncOptions {
-  trigger: Trigger;
+  trigger: SyncTrigger;
   dryRun?: boolean;
   /**
    * Checked on the connection as read once the lease is held: false gives the lease back without

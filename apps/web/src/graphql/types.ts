@@ -1,10 +1,14 @@
 // The shapes the web app selects from apps/api/schema.graphql.
-import type { Capability, ConnectionKind } from "@hyperlens/shared";
+import type {
+  Capability,
+  ConnectionKind,
+  GuestKind,
+  NeutralPowerState as PowerState,
+  SyncOutcome,
+} from "@hyperlens/shared";
 
-export type { Capability, ConnectionKind };
+export type { Capability, ConnectionKind, PowerState, SyncOutcome };
 
-export type PowerState = "RUNNING" | "STOPPED" | "PAUSED" | "SUSPENDED" | "UNKNOWN";
-export type SyncOutcome = "RUNNING" | "SUCCESS" | "PARTIAL" | "FAILED" | "CANCELLED";
 export type OrderField = "NAME" | "SOURCE" | "STATE" | "CPU" | "MEMORY" | "LAST_SEEN" | "CHANGED";
 export type OrderDirection = "ASC" | "DESC";
 
@@ -50,7 +54,7 @@ export interface VmRow {
   id: string;
   name: string;
   source: ConnectionKind;
-  kind: "VM" | "CONTAINER";
+  kind: GuestKind;
   state: PowerState;
   cpuCount: number | null;
   memoryBytes: number | null;
@@ -67,7 +71,7 @@ export interface VmFilter {
   source?: ConnectionKind[];
   state?: PowerState[];
   connectionId?: string[];
-  kind?: ("VM" | "CONTAINER")[];
+  kind?: GuestKind[];
 }
 
 export interface PageInfo {

@@ -1,14 +1,14 @@
 // The Servers header's figures. Counts come from totalCount queries; vCPU, memory and disk sums
 // need every row, and the API has no aggregate yet, so they are summed from pages only while the
 // inventory is small enough (SUM_LIMIT) and shown as unknown beyond it.
-import type { ConnectionKind } from "../graphql/types.ts";
+import { CONNECTION_KINDS, type ConnectionKind } from "@hyperlens/shared";
 
 /** Rows per page of the sum query: the most the API cost limit admits with urql adding __typename. */
 export const SUM_PAGE_SIZE = 240;
 /** Above this many guests the sums are not computed in the browser. */
 export const SUM_LIMIT = 6000;
 
-const SOURCES: readonly ConnectionKind[] = ["PROXMOX", "VCD", "VCENTER"];
+const SOURCES: readonly ConnectionKind[] = CONNECTION_KINDS;
 
 /** One query, aliased per source: VMs, containers and running guests. */
 export const SUMMARY_COUNTS = `query SummaryCounts {

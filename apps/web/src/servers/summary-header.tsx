@@ -1,3 +1,4 @@
+import { CONNECTION_KINDS } from "@hyperlens/shared";
 import type { ReactNode } from "react";
 import type { Connection, ConnectionKind } from "../graphql/types.ts";
 import { formatBytes, formatCount, formatRelative } from "../i18n/format.ts";
@@ -32,7 +33,7 @@ export function SummaryHeader(props: {
 }) {
   const locale = currentLanguage();
   const { summary } = props;
-  const sources = (["PROXMOX", "VCD", "VCENTER"] as const).filter((source) =>
+  const sources = CONNECTION_KINDS.filter((source) =>
     props.connections.some((c) => c.kind === source),
   );
   return (

@@ -1,21 +1,12 @@
 // The Servers page's search, filters and sort live in the URL, so "Show VMs" links, reloads and
 // the back button keep them.
-import type {
-  ConnectionKind,
-  OrderDirection,
-  OrderField,
-  PowerState,
-  VmFilter,
-} from "../graphql/types.ts";
+import { CONNECTION_KINDS, POWER_STATES } from "@hyperlens/shared";
+import type { OrderDirection, OrderField, VmFilter } from "../graphql/types.ts";
 
-export const SOURCES: readonly ConnectionKind[] = ["PROXMOX", "VCD", "VCENTER"];
-export const STATES: readonly PowerState[] = [
-  "RUNNING",
-  "STOPPED",
-  "PAUSED",
-  "SUSPENDED",
-  "UNKNOWN",
-];
+/** The sources the Source filter offers, in the order it shows them. */
+export const SOURCES = CONNECTION_KINDS;
+/** The power states the State filter offers, in the order it shows them. */
+export const STATES = POWER_STATES;
 const ORDER_FIELDS: readonly OrderField[] = [
   "NAME",
   "SOURCE",

@@ -1,4 +1,4 @@
-import { MANAGE_CAPABILITY } from "@hyperlens/shared";
+import { CONNECTION_KINDS, MANAGE_CAPABILITY } from "@hyperlens/shared";
 import { useState } from "react";
 import type { Connection, ConnectionKind, Viewer } from "../graphql/types.ts";
 import { t } from "../i18n/i18n.ts";
@@ -6,7 +6,6 @@ import { navigate } from "../shell/router.ts";
 import { ConnectionCard } from "./connection-card.tsx";
 import { ConnectionForm } from "./connection-form.tsx";
 
-const KINDS: readonly ConnectionKind[] = ["PROXMOX", "VCD", "VCENTER"];
 const SLUG: Record<ConnectionKind, string> = {
   PROXMOX: "proxmox",
   VCD: "director",
@@ -26,7 +25,7 @@ export function SettingsPage(props: {
   onChanged: () => void;
 }) {
   const canView = props.viewer.capabilities.includes("VIEW_INVENTORY");
-  const allowed = KINDS.filter(
+  const allowed = CONNECTION_KINDS.filter(
     (k) => canView || props.viewer.capabilities.includes(MANAGE_CAPABILITY[k]),
   );
   const kind = kindFromPath(allowed);
