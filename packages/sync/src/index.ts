@@ -9,7 +9,6 @@ export {
 export { fingerprintOf, fingerprintVm } from "./fingerprint.ts";
 export { decideGuard, type GuardDecision } from "./guard.ts";
 export { type KeyedPlan, planKeyed, type StoredKeyed } from "./keyed-entities.ts";
-export { effectiveIpConfirmedAt, effectiveLastSeenAt } from "./last-seen.ts";
 export { normalizeVm } from "./normalize.ts";
 export {
   type Confirmation,

@@ -1,8 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { type IpAddress, type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
-import type { NeutralDisk, NeutralIp, NeutralNic } from "@hyperlens/shared";
+import {
+  effectiveIpConfirmedAt,
+  type NeutralDisk,
+  type NeutralIp,
+  type NeutralNic,
+} from "@hyperlens/shared";
 import { diffWrite, eventsOfWrite, type PlannedEvent } from "./changes.ts";
-import { effectiveIpConfirmedAt } from "./last-seen.ts";
 import { ipIdentity } from "./normalize.ts";
 import type { PlannedWrite } from "./plan.ts";
 import { loadPrevious, type PreviousVm } from "./previous.ts";

@@ -2,7 +2,7 @@
 // with source-specific fields on ProxmoxGuest, VcdVm and VcenterVm. Lists page by cursor so rows
 // added while a client pages through cause neither duplicates nor gaps.
 import type { Prisma } from "@hyperlens/db";
-import { effectiveIpConfirmedAt, effectiveLastSeenAt } from "@hyperlens/sync";
+import { effectiveIpConfirmedAt, effectiveLastSeenAt } from "@hyperlens/shared";
 import { builder } from "./builder.ts";
 import { ConnectionKindEnum, ConnectionNode } from "./connection.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";

@@ -1,3 +1,7 @@
+// Read rules of the stored inventory: what the API shows for times the sync engine does not
+// rewrite on every run. Here, not in the engine, because the API's readers use them as much as
+// its writer does, and the read side must not import the write package.
+
 /**
  * When a guest was last seen. The engine writes nothing for an unchanged guest, so its stored
  * lastSeenAt only moves when the row is written; a CONFIRMED row was, by construction, seen by
