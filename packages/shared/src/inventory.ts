@@ -117,6 +117,13 @@ export interface NeutralVm {
   };
 }
 
+/**
+ * Where a Director VM's stored `details` keep its `backing.vcenterHost` (inside the adapter's own
+ * `vcd` section): the Director adapter writes it there and the API's cross-source links read it
+ * back, so neither side imports the other (docs/behaviour.md §10).
+ */
+export const BACKING_VCENTER_HOST_DETAIL_PATH = ["vcd", "vcenter", "vcenterHost"] as const;
+
 /** A hypervisor node (Proxmox node, vCenter host). */
 export interface NeutralNode {
   externalId: string;

@@ -4,8 +4,7 @@
 // accounts only). A vCenter connection at the same address, holding a live VM with that moref,
 // completes the link. Both directions answer from the same rule.
 import type { Prisma, PrismaClient, VirtualMachine } from "@hyperlens/db";
-import { normalizeHost } from "@hyperlens/shared";
-import { VCENTER_HOST_DETAIL_PATH } from "@hyperlens/vcd";
+import { BACKING_VCENTER_HOST_DETAIL_PATH, normalizeHost } from "@hyperlens/shared";
 
 /** What a Director VM row must carry for {@link findBackingVcenterVm}. */
 export interface DirectorVmBacking {
@@ -24,7 +23,7 @@ export interface VcenterVmIdentity {
 /** The backing vCenter's normalised address a Director sync stored in the VM's details. */
 export function backingVcenterHost(details: Prisma.JsonValue): string | null {
   let value: Prisma.JsonValue | undefined = details;
-  for (const key of VCENTER_HOST_DETAIL_PATH) {
+  for (const key of BACKING_VCENTER_HOST_DETAIL_PATH) {
     value =
       value !== null && typeof value === "object" && !Array.isArray(value) ? value[key] : undefined;
   }
@@ -74,7 +73,7 @@ export async function findBackedDirectorVm(
       backingMoref: vm.externalId,
       removedAt: null,
       // TRAP: docs/behaviour.md §10 — morefs repeat across vCenters ("vm-1001" exists on each); only the address tells them apart.
-      details: { path: [...VCENTER_HOST_DETAIL_PATH], equals: host },
+      details: { path: [...BACKING_VCENTER_HOST_DETAIL_PATH], equals: host },
     },
     orderBy: { id: "asc" },
   });

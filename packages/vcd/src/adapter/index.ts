@@ -3,7 +3,6 @@ export {
   mapVcdVm,
   nicKey,
   powerState,
-  VCENTER_HOST_DETAIL_PATH,
   type VcdVmContext,
 } from "./map-vm.ts";
 export {

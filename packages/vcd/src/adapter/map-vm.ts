@@ -98,9 +98,6 @@ export interface VcdVmContext {
   vcenterHosts?: ReadonlyMap<string, string>;
 }
 
-/** Where the backing vCenter's normalised address is kept in a Director VM's `details`. */
-export const VCENTER_HOST_DETAIL_PATH = ["vcd", "vcenter", "vcenterHost"] as const;
-
 /** Maps one VM (query record + NIC section + disks) to a {@link NeutralVm}. */
 export function mapVcdVm(
   record: VcdVmRecord,

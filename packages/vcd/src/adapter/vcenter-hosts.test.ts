@@ -2,7 +2,11 @@
 // (docs/behaviour.md §10), read against the Director stand-in: a provider session reads the registered
 // vCenters once, a tenant never asks, and a failed read costs only the addresses.
 import type { HyperLogger } from "@hyperlens/hyper-http";
-import type { NeutralVm } from "@hyperlens/shared";
+import {
+  BACKING_VCENTER_HOST_DETAIL_PATH,
+  type JsonValue,
+  type NeutralVm,
+} from "@hyperlens/shared";
 import {
   createVcdStandin,
   DEFAULT_VCD_PASSWORD,
@@ -66,6 +70,21 @@ async function read(standin: VcdStandin, credentials = PROVIDER) {
 const asked = (standin: VcdStandin) => standin.requests.filter((r) => r.path === PATH);
 
 describe("the vCenter address of each Director VM", () => {
+  it("each VM's details keep its vCenter's host where the API's cross-source links read it", async () => {
+    const { vms } = await read(await director());
+    const stored = (vm: NeutralVm) =>
+      BACKING_VCENTER_HOST_DETAIL_PATH.reduce<JsonValue | undefined>(
+        (value, key) =>
+          value !== null && typeof value === "object" && !Array.isArray(value)
+            ? value[key]
+            : undefined,
+        vm.details,
+      );
+    const backed = vms.filter((vm) => vm.backing?.vcenterHost);
+    expect(backed.length).toBeGreaterThan(0);
+    for (const vm of backed) expect(stored(vm)).toBe(vm.backing?.vcenterHost);
+  });
+
   it("a provider reads the registered vCenters (every page) and each VM names its vCenter's host", async () => {
     const standin = await director({ cloudApiMaxPageSize: 1 });
     const { byName, warnings } = await read(standin);
