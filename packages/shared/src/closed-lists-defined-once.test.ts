@@ -6,12 +6,14 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
+  CONFIRMATIONS,
   CONNECTION_KINDS,
   GUEST_KINDS,
   IP_ORIGINS,
   POWER_STATES,
   SYNC_OUTCOMES,
   SYNC_TRIGGERS,
+  VM_EVENT_TYPES,
 } from "./index.ts";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -49,6 +51,8 @@ const LISTS = {
   POWER_STATES,
   IP_ORIGINS,
   GUEST_KINDS,
+  CONFIRMATIONS,
+  VM_EVENT_TYPES,
 };
 
 describe("closed lists of names", () => {

@@ -77,6 +77,21 @@ export const GUEST_KINDS = ["VM", "CONTAINER"] as const;
 /** One kind of guest. */
 export type GuestKind = (typeof GUEST_KINDS)[number];
 
+/**
+ * Whether the last sync saw a stored guest, and if not why it was kept (docs/behaviour.md §10:
+ * offline is not gone): seen, its node offline, its list failed, or missing under the guard.
+ */
+export const CONFIRMATIONS = ["CONFIRMED", "NODE_OFFLINE", "LIST_FAILED", "NOT_CONFIRMED"] as const;
+
+/** One confirmation state of a stored guest. */
+export type Confirmation = (typeof CONFIRMATIONS)[number];
+
+/** What a sync recorded happening to a guest, as its history (vm_events) lists it. */
+export const VM_EVENT_TYPES = ["APPEARED", "CHANGED", "MOVED", "REMOVED", "RESTORED"] as const;
+
+/** One kind of guest history event. */
+export type VmEventType = (typeof VM_EVENT_TYPES)[number];
+
 /** A VM or container, whatever its source. */
 export interface NeutralVm {
   /** The source's own id: Proxmox vmid as a string, Director VM URN, vCenter VM moref. */

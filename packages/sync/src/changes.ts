@@ -1,11 +1,11 @@
-import type { JsonObject, JsonValue } from "@hyperlens/shared";
+import type { JsonObject, JsonValue, VmEventType } from "@hyperlens/shared";
 import { diffVm, summarizeNeutralVm, type VmDiff, type VmSummary } from "./diff.ts";
 import type { PlannedWrite } from "./plan.ts";
 import type { PreviousVm } from "./previous.ts";
 
 /** A vm_events row to insert. */
 export interface PlannedEvent {
-  type: "APPEARED" | "CHANGED" | "MOVED" | "RESTORED" | "REMOVED";
+  type: VmEventType;
   changes: JsonObject;
 }
 

@@ -11,7 +11,6 @@ export { decideGuard, type GuardDecision } from "./guard.ts";
 export { type KeyedPlan, planKeyed, type StoredKeyed } from "./keyed-entities.ts";
 export { normalizeVm } from "./normalize.ts";
 export {
-  type Confirmation,
   type PlannedWrite,
   planReconcile,
   type ReconcilePlan,

@@ -1,7 +1,7 @@
-import type { ListRead } from "@hyperlens/shared";
+import type { Confirmation, ListRead } from "@hyperlens/shared";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Confirmation, planReconcile, type StoredVmState } from "./plan.ts";
+import { planReconcile, type StoredVmState } from "./plan.ts";
 import { makeVm, okList } from "./test-support.ts";
 
 const stored = (externalId: string, listKey: string, extra: Partial<StoredVmState> = {}) => ({

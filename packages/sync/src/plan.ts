@@ -1,10 +1,7 @@
-import type { ListRead, NeutralVm } from "@hyperlens/shared";
+import type { Confirmation, ListRead, NeutralVm } from "@hyperlens/shared";
 import { fingerprintVm } from "./fingerprint.ts";
 import { decideGuard, type GuardDecision } from "./guard.ts";
 import { normalizeVm } from "./normalize.ts";
-
-/** Whether the last sync saw a row (mirrors the database enum, docs/behaviour.md §10 "offline is not gone"). */
-export type Confirmation = "CONFIRMED" | "NODE_OFFLINE" | "LIST_FAILED" | "NOT_CONFIRMED";
 
 /** What the plan needs to know of a stored guest. */
 export interface StoredVmState {

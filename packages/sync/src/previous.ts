@@ -1,7 +1,6 @@
 import type { IpAddress, Prisma } from "@hyperlens/db";
-import type { JsonObject } from "@hyperlens/shared";
+import type { Confirmation, JsonObject } from "@hyperlens/shared";
 import { diskLine, ipLine, nicLine, type VmSummary } from "./diff.ts";
-import type { Confirmation } from "./plan.ts";
 
 /** The stored version of a guest about to be rewritten: for its diff and its last-known IPs. */
 export interface PreviousVm {

@@ -1,5 +1,11 @@
 // Enums of the inventory types, shared by the types and their filters.
-import { GUEST_KINDS, IP_ORIGINS, POWER_STATES } from "@hyperlens/shared";
+import {
+  type Confirmation,
+  GUEST_KINDS,
+  IP_ORIGINS,
+  POWER_STATES,
+  VM_EVENT_TYPES,
+} from "@hyperlens/shared";
 import { builder } from "./builder.ts";
 
 export const PowerStateEnum = builder.enumType("PowerState", {
@@ -15,11 +21,11 @@ export const ConfirmationEnum = builder.enumType("Confirmation", {
     NODE_OFFLINE: { description: "Its node was offline: kept as last known." },
     LIST_FAILED: { description: "The list it belongs to could not be read: kept as last known." },
     NOT_CONFIRMED: { description: "Missing from a list, but removal was suppressed (guard)." },
-  } as const,
+  } as const satisfies Record<Confirmation, { description: string }>,
 });
 export const IpOriginEnum = builder.enumType("IpOrigin", {
   values: IP_ORIGINS,
 });
 export const VmEventTypeEnum = builder.enumType("VmEventType", {
-  values: ["APPEARED", "CHANGED", "MOVED", "REMOVED", "RESTORED"] as const,
+  values: VM_EVENT_TYPES,
 });
