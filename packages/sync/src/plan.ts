@@ -46,7 +46,7 @@ export interface PlannedConfirmation {
 
 /** Something a run did not do, and why (sync_runs.suppressed, docs/behaviour.md §10). */
 export type SuppressedItem =
-  | { kind: "list"; key: string; status: "failed" | "node_offline"; reason: string }
+  | { kind: "list"; key: string; status: Exclude<ListRead["status"], "ok">; reason: string }
   | { kind: "unreported_list"; key: string; kept: number }
   | {
       kind: "guard";
