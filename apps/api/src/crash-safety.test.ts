@@ -5,10 +5,6 @@
 // leave exactly what an uninterrupted database holds. Kill points are drawn from a printed seed:
 // replay with HYPERLENS_CRASH_SEED; more kills with HYPERLENS_CRASH_KILLS.
 import { randomInt } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { createTestDatabase, generateSecretKeyText, type TestDatabase } from "@hyperlens/db";
 import { SeededRandom } from "@hyperlens/standins";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AppServices } from "./context.ts";
@@ -19,7 +15,11 @@ import {
   expectNoAbandonedRun,
   inventoryOf,
 } from "./testing/crash-checks.ts";
-import { type CrashProcess, startCrashProcess } from "./testing/crash-process.ts";
+import {
+  type CrashProcess,
+  crashChildEnvironment,
+  startCrashProcess,
+} from "./testing/crash-process.ts";
 import { isInventoryWrite } from "./testing/crash-protocol.ts";
 import {
   type CrashWorld,
@@ -131,24 +131,7 @@ async function campaign(target: "pglite" | "postgres", seed: number) {
     },
   });
   cleanups.push(() => referenceDb.close());
-  let server: TestDatabase | undefined;
-  let dataDir = "";
-  if (target === "postgres") {
-    server = await createTestDatabase();
-    cleanups.push(() => server?.close() ?? Promise.resolve());
-  } else {
-    dataDir = mkdtempSync(path.join(tmpdir(), "hl-crash-"));
-    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-  }
-  const env = {
-    HYPERLENS_DATA_DIR: dataDir || "/nonexistent",
-    DATABASE_URL: server?.url ?? "",
-    HYPERLENS_SECRET_KEY: generateSecretKeyText(),
-    HYPERLENS_SYNC_LEASE_SECONDS: String(LEASE_SECONDS),
-    HYPERLENS_LOG_LEVEL: "error",
-    // The stand-ins listen on loopback, which a server refuses by default.
-    HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1",
-  };
+  const env = await crashChildEnvironment(target, LEASE_SECONDS, cleanups);
 
   // The first sync runs to completion: known inventory to lose.
   let child = await startCrashProcess(env);

@@ -3,12 +3,12 @@
 // what it committed; the connection shows the interruption as a failure and counts each one; a
 // server that restarts on the same machine neither shows the dead run as running nor makes the
 // next request wait for (and report) it.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { createTestDatabase, generateSecretKeyText, type TestDatabase } from "@hyperlens/db";
 import { afterAll, describe, expect, it } from "vitest";
-import { type CrashProcess, startCrashProcess } from "./testing/crash-process.ts";
+import {
+  type CrashProcess,
+  crashChildEnvironment,
+  startCrashProcess,
+} from "./testing/crash-process.ts";
 import { type CrashWorld, crashConnections, startCrashWorld } from "./testing/crash-world.ts";
 import type { ConnectionState } from "./testing/inventory-state.ts";
 
@@ -60,25 +60,7 @@ async function openWorld(target: "pglite" | "postgres") {
     latencyMs: 0,
   });
   cleanups.push(() => world.close());
-  let server: TestDatabase | undefined;
-  let dataDir = "";
-  if (target === "postgres") {
-    server = await createTestDatabase();
-    cleanups.push(() => server?.close() ?? Promise.resolve());
-  } else {
-    dataDir = mkdtempSync(path.join(tmpdir(), "hl-interrupted-"));
-    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-  }
-  const env = {
-    HYPERLENS_DATA_DIR: dataDir || "/nonexistent",
-    DATABASE_URL: server?.url ?? "",
-    HYPERLENS_SECRET_KEY: generateSecretKeyText(),
-    HYPERLENS_SYNC_LEASE_SECONDS: String(LEASE_SECONDS),
-    HYPERLENS_LOG_LEVEL: "error",
-    // The stand-ins listen on loopback; every sync here is asked for on purpose.
-    HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1",
-    HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS: "0",
-  };
+  const env = await crashChildEnvironment(target, LEASE_SECONDS, cleanups);
   return { world, env };
 }
 

@@ -1,6 +1,9 @@
 // The test's side of the crash child: starts it, asks it things over IPC, kills it.
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { createTestDatabase, generateSecretKeyText, type TestDatabase } from "@hyperlens/db";
 import type { CrashMessage, CrashReplies, CrashRequest } from "./crash-protocol.ts";
 
 const CHILD = path.join(import.meta.dirname, "crash-child.ts");
@@ -66,5 +69,35 @@ export async function startCrashProcess(env: Record<string, string>): Promise<Cr
       return exited;
     },
     output: () => output,
+  };
+}
+
+/**
+ * The environment of a crash child on a fresh database of `target` (a PGlite data directory or a
+ * throw-away PostgreSQL database), with the stand-ins' loopback allowed and every sync asked for
+ * on purpose (no manual-sync cool-down). What it makes is closed by the pushed cleanups.
+ */
+export async function crashChildEnvironment(
+  target: "pglite" | "postgres",
+  leaseSeconds: number,
+  cleanups: (() => Promise<void>)[],
+): Promise<Record<string, string>> {
+  let server: TestDatabase | undefined;
+  let dataDir = "";
+  if (target === "postgres") {
+    server = await createTestDatabase();
+    cleanups.push(() => server?.close() ?? Promise.resolve());
+  } else {
+    dataDir = mkdtempSync(path.join(tmpdir(), "hl-crash-"));
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  }
+  return {
+    HYPERLENS_DATA_DIR: dataDir || "/nonexistent",
+    DATABASE_URL: server?.url ?? "",
+    HYPERLENS_SECRET_KEY: generateSecretKeyText(),
+    HYPERLENS_SYNC_LEASE_SECONDS: String(leaseSeconds),
+    HYPERLENS_LOG_LEVEL: "error",
+    HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1",
+    HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS: "0",
   };
 }
