@@ -33,6 +33,15 @@ interface ListenerLog {
  * A real HTTPS listener that answers 401 to everything and records it all; on the stand-ins' CA
  * unless given another certificate.
  */
+/** A connection row as stored, with its secret opened (what a later Test would present). */
+async function storedWithSecret(id: string) {
+  const stored = await app.services.prisma.connection.findUniqueOrThrow({
+    where: { id },
+    include: { secret: true },
+  });
+  return { stored, storedSecret: app.services.secrets.open(stored.secret?.ciphertext ?? "", id) };
+}
+
 async function startListener(tls?: StandinTls): Promise<ListenerLog> {
   const seen: string[] = [];
   const server = await startStandinServer({
@@ -291,7 +300,6 @@ describe.each(KINDS)("a stored $kind secret", ({ kind, secret, login, otherLogin
 it("an edit that keeps the secret does not land on a row another edit re-pointed meanwhile", async () => {
   // The attacker's row already points at their listener with their own secret; the owner fixes
   // the address and enters the real secret while the attacker renames with the secret blank.
-  const { prisma, secrets } = app.services;
   const atListener = { url: listener.server.url, caPem: standins.PROXMOX.caPem };
   const row = await saveStandinConnection(app.services, "PROXMOX", atListener, "raced", {
     secret: "attacker-secret",
@@ -304,11 +312,7 @@ it("an edit that keeps the secret does not land on a row another edit re-pointed
     }),
   ]);
   expect(outcomes[0].status).toBe("fulfilled");
-  const stored = await prisma.connection.findUniqueOrThrow({
-    where: { id: row.id },
-    include: { secret: true },
-  });
-  const storedSecret = secrets.open(stored.secret?.ciphertext ?? "", row.id);
+  const { stored, storedSecret } = await storedWithSecret(row.id);
   // Whichever edit won, the row never holds the owner's secret with the attacker's address.
   expect({ url: stored.baseUrl, secret: storedSecret }).not.toEqual({
     url: listener.server.url,
@@ -319,7 +323,6 @@ it("an edit that keeps the secret does not land on a row another edit re-pointed
 it("an edit that keeps the secret does not land on a row whose TLS trust another edit changed meanwhile", async () => {
   // The attacker's row already trusts any certificate, with their own secret; the owner turns
   // verification on and enters the real secret while the attacker renames with the secret blank.
-  const { prisma, secrets } = app.services;
   const atImpostor = { url: impostor.server.url, caPem: standins.PROXMOX.caPem };
   const row = await saveStandinConnection(app.services, "PROXMOX", atImpostor, "raced-trust", {
     secret: "attacker-secret",
@@ -338,11 +341,7 @@ it("an edit that keeps the secret does not land on a row whose TLS trust another
     }),
   ]);
   expect(outcomes[0].status).toBe("fulfilled");
-  const stored = await prisma.connection.findUniqueOrThrow({
-    where: { id: row.id },
-    include: { secret: true },
-  });
-  const storedSecret = secrets.open(stored.secret?.ciphertext ?? "", row.id);
+  const { stored, storedSecret } = await storedWithSecret(row.id);
   // Whichever edit won, the row never holds the owner's secret with verification off.
   expect({ verifyTls: stored.verifyTls, secret: storedSecret }).not.toEqual({
     verifyTls: false,
