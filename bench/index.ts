@@ -11,7 +11,8 @@
 //   BENCH_PROXMOX_NODES=10  BENCH_PROXMOX_GUESTS=5000
 //   BENCH_VCD_VMS=5000      BENCH_VCD_PAGE_CAP=25
 //   BENCH_VCENTER_VMS=10000
-//   BENCH_LIST_VMS=50000    BENCH_LIST_RUNS=60
+//   BENCH_LIST_VMS=50000    BENCH_LIST_RUNS=200  (on PostgreSQL the list also reads its pages
+//                                   with Prisma relationJoins beside rows-by-id, see list-read-strategies.ts)
 //   BENCH_STARTUP_RUNS=3
 //   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir
 //   DATABASE_URL=postgresql://…    a PostgreSQL server: each scenario in its own throw-away

@@ -7,6 +7,7 @@ import { prepareDatabase } from "./bench-database.ts";
 import type { Figure } from "./figures.ts";
 import { graphqlClient } from "./graphql-client.ts";
 import { startHyperlens } from "./hyperlens-process.ts";
+import { measureListReadStrategies } from "./list-read-strategies.ts";
 import { settings } from "./settings.ts";
 
 const ROLES = ["web", "api", "db", "cache", "k8s-worker", "ci", "mail", "vpn", "mon", "files"];
@@ -71,7 +72,7 @@ export async function benchInventoryList(): Promise<Figure[]> {
       const name = `Unified list over ${vms.toLocaleString("en-US")} VMs`;
       const onPostgres = db.kind === "postgres";
       const p95 = percentile(times, 95);
-      return [
+      const figures: Figure[] = [
         {
           scenario: name,
           figure: "first page p50",
@@ -98,6 +99,29 @@ export async function benchInventoryList(): Promise<Figure[]> {
           target: "< 300 MB",
           isMet: rssMb < 300,
           note: `ready ${server.readySeconds.toFixed(1)} s after spawn (${settings.runtime})`,
+        },
+      ];
+      if (!onPostgres) return figures;
+      const reads = await measureListReadStrategies(db.env.DATABASE_URL ?? "", ROLES);
+      // The request's CPU with the page's rows read by relationJoins instead of the reader.
+      const withJoins = cpuMsPerRequest - reads.reader + reads.relationJoins;
+      return [
+        ...figures,
+        {
+          scenario: name,
+          figure: "page rows, CPU per read",
+          value: reads.reader,
+          unit: "ms",
+          note: `rows-by-id reader ${reads.reader.toFixed(1)} ms; Prisma relationJoins ${reads.relationJoins.toFixed(1)} ms, Prisma's default ${reads.prismaDefault.toFixed(1)} ms (same pages, this process)`,
+        },
+        {
+          scenario: name,
+          figure: "relationJoins ÷ reader, CPU per request",
+          value: withJoins / cpuMsPerRequest,
+          unit: "×",
+          target: "> 1.20× keeps the reader",
+          isMet: withJoins / cpuMsPerRequest > 1.2,
+          note: `${cpuMsPerRequest.toFixed(1)} ms per request with the reader, ${withJoins.toFixed(1)} ms with relationJoins`,
         },
       ];
     } finally {

@@ -2,6 +2,10 @@
 // relations and theirs come back as a single JSON document, shaped as Prisma's findMany returns
 // them. Prisma compiles each query anew and reads each relation with a statement of its own: a
 // page of the unified list took three statements and 8 ms more of the server's CPU that way.
+// Prisma's own relationJoins (one statement too) was measured beside it by the list bench
+// (bench/list-read-strategies.ts, PostgreSQL, 50,000 VMs, 2026-12-05, two runs): 4.8–7.0 ms of CPU
+// per page read against the reader's 1.3–2.2 ms, so a request would cost 1.22–1.25× the reader's
+// 16–19 ms. Over the 1.2× the reader has to beat to be kept; measure again on a Prisma upgrade.
 // Selections using anything not translated here (filters other than equality, counts, nested
 // paging) are declined, and the caller asks Prisma. Every relation in the schema refers to an
 // `id` column, which this module relies on.
