@@ -3,15 +3,15 @@
 // dispatcher. Property runs sync thousands of times; TLS handshakes would dominate their time.
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { FaultSwitches, faultEditedReply } from "../http/faults.ts";
 import type { StandinReply } from "../http/reply.ts";
-import type { RequestLogEntry } from "../http/request-log.ts";
 import { type SessionCounts, withSessionCounts } from "../standin.ts";
-import { type VcenterCoreOptions, vcenterCore } from "./core.ts";
-import type { VcenterSettings, VcenterWriteAttempt } from "./handler.ts";
-import type { VcenterModel } from "./model.ts";
-import type { VcenterRelease } from "./releases.ts";
-import type { VcenterSession } from "./sessions.ts";
+import { type VcenterCoreOptions, vcenterCore } from "../vcenter/core.ts";
+import type { VcenterSettings, VcenterWriteAttempt } from "../vcenter/handler.ts";
+import type { VcenterModel } from "../vcenter/model.ts";
+import type { VcenterRelease } from "../vcenter/releases.ts";
+import type { VcenterSession } from "../vcenter/sessions.ts";
+import { FaultSwitches, faultEditedReply } from "./faults.ts";
+import type { RequestLogEntry } from "./request-log.ts";
 
 /** One request as hyper-http hands it to its dispatcher (undici's `Dispatcher.request` options). */
 export interface TransportRequest {

@@ -1,4 +1,4 @@
-import type { StandinReply } from "./reply.ts";
+import type { StandinReply } from "../http/reply.ts";
 
 /** What a fault switch does to a matching request instead of (or on top of) the normal answer. */
 export type FaultAction =
