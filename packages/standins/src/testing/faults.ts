@@ -38,6 +38,25 @@ export type FaultAction =
       suffix: string;
     };
 
+const HTML_ERROR_PAGE =
+  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+
+/** The answer a `status` or `html` switch gives instead of the handler's; undefined for the others. */
+export function faultReply(action: FaultAction): StandinReply | undefined {
+  if (action.kind === "status") {
+    const { status, reason, headers, body = "" } = action;
+    return { status, reason, headers, body };
+  }
+  if (action.kind === "html") {
+    return {
+      status: action.status,
+      headers: { "Content-Type": "text/html" },
+      body: HTML_ERROR_PAGE,
+    };
+  }
+  return undefined;
+}
+
 /**
  * The handler's answer as a `truncate` or `rewrite` switch changes it (cut in half, or through
  * `edit`); unchanged for any other action or none.

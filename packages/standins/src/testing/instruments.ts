@@ -4,7 +4,7 @@ import type { IncomingMessage } from "node:http";
 import { createSemaphore, type Semaphore } from "@hyperlens/shared";
 import type { StandinReply } from "../http/reply.ts";
 import { type StandinInterceptor, wait } from "../http/server.ts";
-import { type FaultAction, FaultSwitches, faultEditedReply } from "./faults.ts";
+import { type FaultAction, FaultSwitches, faultEditedReply, faultReply } from "./faults.ts";
 import { sendFlood } from "./flood.ts";
 import { type RequestLogEntry, StandinStats } from "./request-log.ts";
 
@@ -34,9 +34,6 @@ export interface StandinInstruments {
    */
   workers: Semaphore;
 }
-
-const HTML_ERROR_PAGE =
-  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
 
 /**
  * Starts a server or stand-in with the instruments plugged into its interceptor, and returns it
@@ -115,34 +112,15 @@ function answerFault(
   action: FaultAction,
   req: IncomingMessage,
 ): StandinReply | "unanswered" | undefined {
-  switch (action.kind) {
-    case "status":
-      return {
-        status: action.status,
-        reason: action.reason,
-        headers: action.headers,
-        body: action.body ?? "",
-      };
-    case "html":
-      return {
-        status: action.status,
-        headers: { "Content-Type": "text/html" },
-        body: HTML_ERROR_PAGE,
-      };
-    case "hang":
-      return "unanswered";
-    case "reset":
-      try {
-        req.socket.resetAndDestroy();
-      } catch {
-        // A TLS socket may refuse a TCP reset; destroying it still drops the connection unanswered.
-        req.socket.destroy();
-      }
-      return "unanswered";
-    case "delay":
-    case "truncate":
-    case "rewrite":
-    case "flood":
-      return undefined;
+  if (action.kind === "hang") return "unanswered";
+  if (action.kind === "reset") {
+    try {
+      req.socket.resetAndDestroy();
+    } catch {
+      // A TLS socket may refuse a TCP reset; destroying it still drops the connection unanswered.
+      req.socket.destroy();
+    }
+    return "unanswered";
   }
+  return faultReply(action);
 }
