@@ -281,7 +281,7 @@ export class FaultSwitches {
 
   /**
    * Count the request against every matching switch and return the one that fires, if any.
-   * Called by the server once per request.
+   * Called once per request by the instruments (and the in-process vCenter).
    */
   take(method: string, path: string): { name: string; action: FaultAction } | undefined {
     let firing: InstalledRule | undefined;
