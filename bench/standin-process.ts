@@ -7,7 +7,7 @@ import {
   generateCluster,
   generateDirector,
   generateVcenter,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import type { StandinOptions, StandinStats } from "./standin.ts";
 
 const options = JSON.parse(process.argv[2] ?? "{}") as StandinOptions;

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { DEFAULT_TOKEN } from "@hyperlens/standins";
+import { DEFAULT_TOKEN } from "@hyperlens/standins/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { hasAxe, seriousViolations } from "./accessibility.ts";
 import { type RunningApi, startApi } from "./start-api.ts";

@@ -121,7 +121,7 @@ function resolveRelative(from: string, specifier: string): string | undefined {
 
 /**
  * Where a package's shipped code starts: its non-test `exports`, the server's two bundle entries
- * (scripts/build.mjs) and the web app's script tag (index.html).
+ * (scripts/bundle-options.mjs) and the web app's script tag (index.html).
  */
 function entryPoints(dir: string): string[] {
   const base = path.join(root, dir);
@@ -129,7 +129,7 @@ function entryPoints(dir: string): string[] {
     .filter(([subpath]) => !/test/.test(subpath))
     .map(([, target]) => target);
   const bundled =
-    dir === "apps/api" ? readFileSync(path.join(base, "scripts/build.mjs"), "utf8") : "";
+    dir === "apps/api" ? readFileSync(path.join(base, "scripts/bundle-options.mjs"), "utf8") : "";
   const fromBuild = [...bundled.matchAll(/path\.join\(api, "(src\/[^"]+)"\)/g)].map(
     ([, file]) => file,
   );

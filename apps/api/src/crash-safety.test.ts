@@ -5,7 +5,7 @@
 // leave exactly what an uninterrupted database holds. Kill points are drawn from a printed seed:
 // replay with HYPERLENS_CRASH_SEED; more kills with HYPERLENS_CRASH_KILLS.
 import { randomInt } from "node:crypto";
-import { SeededRandom } from "@hyperlens/standins";
+import { SeededRandom } from "@hyperlens/standins/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AppServices } from "./context.ts";
 import { syncConnection } from "./services/connection-runner.ts";

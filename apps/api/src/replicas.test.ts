@@ -13,7 +13,11 @@ import {
   SecretBox,
   type TestDatabase,
 } from "@hyperlens/db";
-import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
+import {
+  createProxmoxStandin,
+  generateCluster,
+  type ProxmoxStandin,
+} from "@hyperlens/standins/testing";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { createClient } from "graphql-ws";
 import { Redis } from "ioredis";

@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateSecretKeyText } from "@hyperlens/db";
-import { createVcdStandin, generateDirector, type VcdStandin } from "@hyperlens/standins";
+import { createVcdStandin, generateDirector, type VcdStandin } from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeServices, createServices } from "./app.ts";
 import { loadConfig } from "./config.ts";

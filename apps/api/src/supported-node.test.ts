@@ -72,7 +72,7 @@ describe("the supported Node", () => {
 
   it("is what the bundle is compiled for and what the README promises", () => {
     const floor = `${enginesFloor[0]}.${enginesFloor[1]}`;
-    expect(read("apps/api/scripts/build.mjs")).toContain(`target: "node${floor}",`);
+    expect(read("apps/api/scripts/bundle-options.mjs")).toContain(`target: "node${floor}",`);
     const readme = read("README.md").replace(/\s+/g, " ");
     expect(readme).toContain(`Needs Node.js ${nvmrcMajor()} `);
     expect(readme).toContain(`Node.js ${floor} or newer`);

@@ -14,7 +14,7 @@ import {
   demoCluster,
   demoDirector,
   demoVcenter,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningApp, startApp } from "./app.ts";
 import { type Config, loadConfig } from "./config.ts";

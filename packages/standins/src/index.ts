@@ -1,22 +1,13 @@
 /**
- * Stand-in hypervisor servers for tests, the demo mode and benchmarks: real HTTPS servers with
- * a private CA, a mutable inventory model, fault switches, latency, a worker limit and a
- * request log. Proxmox VE, Cloud Director and vCenter, all on the same `http/` server and `tls.ts`.
+ * Stand-in hypervisor servers: real HTTPS servers with a private CA serving a mutable inventory
+ * model, for the demo mode. Proxmox VE, Cloud Director and vCenter, all on the same `http/`
+ * server and `tls.ts`. Tests and benchmarks import `@hyperlens/standins/testing` instead, which
+ * adds fault switches, hostile replies, a request log and a worker limit (`src/testing/`).
  */
-export {
-  type FaultAction,
-  type FaultHandle,
-  type FaultMatch,
-  type FaultOptions,
-  type FaultRule,
-  FaultSwitches,
-  type FloodOptions,
-  type RawReply,
-} from "./http/faults.ts";
-export { type HostileReply, hostileReplies, type ReplyFormat } from "./http/hostile-replies.ts";
 export type { StandinHandler, StandinReply, StandinRequest } from "./http/reply.ts";
-export { pathsByRoute, type RequestLogEntry, StandinStats } from "./http/request-log.ts";
 export {
+  type StandinExchange,
+  type StandinInterceptor,
   type StandinServer,
   type StandinServerOptions,
   startStandinServer,
@@ -120,14 +111,6 @@ export {
 export { DEMO_VCENTER_IDS, demoVcenter } from "./vcenter/demo-vcenter.ts";
 export { type GenerateVcenterOptions, generateVcenter } from "./vcenter/generator.ts";
 export type { VcenterSettings, VcenterWriteAttempt } from "./vcenter/handler.ts";
-export {
-  createInProcessVcenter,
-  type InProcessTransport,
-  type InProcessVcenter,
-  type InProcessVcenterOptions,
-  type TransportRequest,
-  type TransportResponse,
-} from "./vcenter/in-process.ts";
 export {
   type HostConnectionState,
   type VcenterCluster,

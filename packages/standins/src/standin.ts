@@ -1,25 +1,22 @@
-// What the Proxmox, Director and vCenter stand-ins are built from: the HTTPS server with its
-// fault switches, latency and worker limit, the inventory given as a model or a spec, and the
-// session counters. Each stand-in adds only what its API has of its own.
-import type { Semaphore } from "@hyperlens/shared";
-import { FaultSwitches } from "./http/faults.ts";
+// What the Proxmox, Director and vCenter stand-ins are built from: the HTTPS server, the
+// inventory given as a model or a spec, and the session counters. Each stand-in adds only what
+// its API has of its own. The testing entry plugs its fault switches in through `intercept`.
 import type { StandinHandler } from "./http/reply.ts";
-import type { RequestLogEntry, StandinStats } from "./http/request-log.ts";
-import { startStandinServer } from "./http/server.ts";
+import { type StandinInterceptor, startStandinServer } from "./http/server.ts";
 import { standinTls } from "./tls.ts";
 
 /** Options every HTTPS stand-in takes; all optional. */
 export interface HttpsStandinOptions {
-  /** Latency added to every request (also settable later through `faults.latencyMs`). */
+  /** Latency added to every request. */
   latencyMs?: number;
-  /** Requests handled at once, the rest queue; default unlimited. */
-  maxWorkers?: number;
-  /** Clock for the request log, sessions or tickets, and Date headers; default `Date.now`. */
+  /** Clock for sessions or tickets, and Date headers; default `Date.now`. */
   now?: () => number;
   /** Listen address; default `127.0.0.1`. */
   host?: string;
   /** Default 0: a free port. */
   port?: number;
+  /** Wraps the stand-in's handler on every request (see {@link StandinInterceptor}). */
+  intercept?: StandinInterceptor;
 }
 
 /** What every running HTTPS stand-in has, whatever API it imitates. */
@@ -29,47 +26,28 @@ export interface HttpsStandin {
   /** The CA that signed the server certificate; give it to the client as the connection's CA PEM. */
   caPem: string;
   port: number;
-  /** Fault switches and the global latency. */
-  faults: FaultSwitches;
-  /** Every request received (method, path, query, status, at…), in arrival order. */
-  requests: RequestLogEntry[];
-  stats: StandinStats;
-  /** The worker queue (see `maxWorkers`). */
-  workers: Semaphore;
   /** Stop the server and drop open connections. */
   close(): Promise<void>;
 }
 
-/**
- * Start the HTTPS server of a stand-in on the shared stand-in CA, with fresh fault switches
- * (string patterns relative to `faultBasePath`, e.g. Proxmox's `/api2/json`) and the options'
- * latency, worker limit, clock and address.
- */
+/** Start the HTTPS server of a stand-in on the shared stand-in CA, with the options' latency and address. */
 export async function startHttpsStandin(
   options: HttpsStandinOptions,
   handle: StandinHandler,
-  faultBasePath = "",
 ): Promise<HttpsStandin> {
-  const faults = new FaultSwitches(faultBasePath);
-  faults.latencyMs = options.latencyMs ?? 0;
   const tls = await standinTls();
   const server = await startStandinServer({
     tls,
-    faults,
+    handle,
     host: options.host,
     port: options.port,
-    maxWorkers: options.maxWorkers,
-    now: options.now,
-    handle,
+    latencyMs: options.latencyMs,
+    intercept: options.intercept,
   });
   return {
     url: server.url,
     caPem: tls.caPem,
     port: server.port,
-    faults,
-    requests: server.requests,
-    stats: server.stats,
-    workers: server.workers,
     close: () => server.close(),
   };
 }

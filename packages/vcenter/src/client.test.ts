@@ -1,7 +1,7 @@
 // The client against the vCenter stand-in over real HTTPS: the session header, logout always,
 // vSphere errors as actionable messages, unreachable named as unreachable.
 import { createHyperClient, type HyperError, isHyperError } from "@hyperlens/hyper-http";
-import { DEMO_VCENTER_IDS as ids } from "@hyperlens/standins";
+import { DEMO_VCENTER_IDS as ids } from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { VCENTER_ALLOWED_WRITES } from "./allowed-writes.ts";
 import { fixtureJson, fixtureText } from "./test-support/fixtures.ts";

@@ -22,7 +22,7 @@ import {
   DEFAULT_TOKEN,
   generateCluster,
   type ProxmoxStandin,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeServices, createServices, startApp } from "../app.ts";
 import { createApiToken } from "../auth/api-tokens.ts";

@@ -9,7 +9,7 @@ import {
   DEFAULT_TOKEN,
   generateCluster,
   type ProxmoxStandin,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServices } from "../app.ts";
 import { loadConfig } from "../config.ts";

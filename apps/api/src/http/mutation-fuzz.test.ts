@@ -14,7 +14,7 @@ import {
   DEFAULT_TOKEN,
   type ProxmoxStandin,
   proxmoxNode,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import fc from "fast-check";
 import { buildSchema } from "graphql";

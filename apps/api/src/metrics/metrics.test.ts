@@ -1,5 +1,9 @@
 // GET /metrics: what an operator's Prometheus scrapes, recorded per app instance.
-import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
+import {
+  createProxmoxStandin,
+  generateCluster,
+  type ProxmoxStandin,
+} from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { syncConnection } from "../services/connection-runner.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";

@@ -3,7 +3,7 @@
 // runs: their database, stand-in, client and four syncs, with database digests.
 import { createTestDatabase, type PrismaClient, type TestDatabase } from "@hyperlens/db";
 import type { ConnectionKind, ListRead, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
-import type { FaultSwitches } from "@hyperlens/standins";
+import type { FaultSwitches } from "@hyperlens/standins/testing";
 import { planReconcile, runSync, type StoredVmState } from "@hyperlens/sync";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect } from "vitest";

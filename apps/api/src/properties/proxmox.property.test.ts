@@ -3,7 +3,7 @@
 // planner with the list outcomes the adapter produces; a few go stand-in → adapter → runSync.
 import { createProxmoxClient, readProxmoxInventory } from "@hyperlens/proxmox";
 import type { ListRead } from "@hyperlens/shared";
-import { createProxmoxStandin, DEFAULT_TOKEN, generateCluster } from "@hyperlens/standins";
+import { createProxmoxStandin, DEFAULT_TOKEN, generateCluster } from "@hyperlens/standins/testing";
 import type { StoredVmState } from "@hyperlens/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

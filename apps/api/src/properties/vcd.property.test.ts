@@ -7,7 +7,7 @@ import {
   DEFAULT_VCD_PASSWORD,
   type DirectorModel,
   generateDirector,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import type { StoredVmState } from "@hyperlens/sync";
 import {
   createVcdClient,

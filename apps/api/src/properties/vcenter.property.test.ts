@@ -22,7 +22,7 @@ import {
   vcenterNic,
   vcenterReleaseTraits,
   vcenterVm,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import type { StoredVmState } from "@hyperlens/sync";
 import {
   createVcenterClient,

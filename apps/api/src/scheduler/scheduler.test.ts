@@ -1,6 +1,10 @@
 // The scheduler on the embedded database with a fake clock: each connection on its own interval,
 // changes picked up without a restart.
-import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
+import {
+  createProxmoxStandin,
+  generateCluster,
+  type ProxmoxStandin,
+} from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { createSyncCoordinator } from "../services/sync-coordinator.ts";

@@ -15,7 +15,7 @@ import {
   VCENTER_RELEASES,
   type VcenterRelease,
   vcenterReleaseTraits,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { syncConnection, testConnection } from "../services/connection-runner.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";

@@ -7,7 +7,7 @@ import {
   generateVcenter,
   type VcdStandin,
   type VcenterStandin,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { syncConnection } from "../services/connection-runner.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";

@@ -12,7 +12,7 @@ import {
   generateVcenter,
   type HostileReply,
   hostileReplies,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { syncConnection } from "../services/connection-runner.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";

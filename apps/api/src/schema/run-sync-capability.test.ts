@@ -1,6 +1,10 @@
 // Starting a sync is a capability of its own (RUN_SYNC, issue 20): granted with view by default,
 // removable from a user or a token, and checked before anything reaches the hypervisor.
-import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
+import {
+  createProxmoxStandin,
+  generateCluster,
+  type ProxmoxStandin,
+} from "@hyperlens/standins/testing";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../services/users.ts";

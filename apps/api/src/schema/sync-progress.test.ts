@@ -1,5 +1,5 @@
 // Live sync progress over GraphQL WebSocket, with the same capabilities as queries.
-import { createProxmoxStandin, demoCluster } from "@hyperlens/standins";
+import { createProxmoxStandin, demoCluster } from "@hyperlens/standins/testing";
 import { createClient } from "graphql-ws";
 import { beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";

@@ -6,7 +6,7 @@ import {
   type ProxmoxStandin,
   proxmoxNode,
   qemuGuest,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 

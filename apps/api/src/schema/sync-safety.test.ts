@@ -1,5 +1,10 @@
 // The safety rules of docs/behaviour.md §3 end to end: Proxmox stand-in → adapter → sync engine → database.
-import { createProxmoxStandin, lxcGuest, proxmoxNode, qemuGuest } from "@hyperlens/standins";
+import {
+  createProxmoxStandin,
+  lxcGuest,
+  proxmoxNode,
+  qemuGuest,
+} from "@hyperlens/standins/testing";
 import { beforeEach, describe, expect, it } from "vitest";
 import { eachTestConnectedTo } from "../testing/standin-connections.ts";
 

@@ -5,7 +5,7 @@ import {
   DEFAULT_VCD_USERS,
   type DirectorModel,
   generateDirector,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { eachTestConnectedTo } from "../testing/standin-connections.ts";
 import { itKeepsTheSessionRules } from "../testing/sync-rules.ts";

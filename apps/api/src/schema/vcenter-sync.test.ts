@@ -5,7 +5,7 @@ import {
   DEFAULT_VCENTER_USERS,
   generateVcenter,
   type VcenterModel,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { eachTestConnectedTo } from "../testing/standin-connections.ts";
 import { itKeepsTheSessionRules } from "../testing/sync-rules.ts";

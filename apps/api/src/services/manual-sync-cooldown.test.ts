@@ -1,7 +1,7 @@
 // Manual syncs of a connection cool down (issue 20): within the cool-down after its last run
 // started, a manual request gets that run back, not a new read of the hypervisor — on every
 // replica, since the last run is read from sync_runs. Scheduled syncs and joins are unaffected.
-import { createProxmoxStandin, generateCluster } from "@hyperlens/standins";
+import { createProxmoxStandin, generateCluster } from "@hyperlens/standins/testing";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";

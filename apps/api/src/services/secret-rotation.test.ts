@@ -18,7 +18,7 @@ import {
   generateCluster,
   type ProxmoxStandin,
   type VcdStandin,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";

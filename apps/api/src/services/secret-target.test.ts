@@ -10,13 +10,12 @@ import {
   DEFAULT_TOKEN,
   DEFAULT_VCD_USERS,
   DEFAULT_VCENTER_USERS,
-  FaultSwitches,
   generateCluster,
   type StandinServer,
   type StandinTls,
   standinTls,
   startStandinServer,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
@@ -46,7 +45,6 @@ async function startListener(tls?: StandinTls): Promise<ListenerLog> {
   const seen: string[] = [];
   const server = await startStandinServer({
     tls: tls ?? (await standinTls()),
-    faults: new FaultSwitches(),
     handle: (request) => {
       const auth = String(request.headers.authorization ?? "");
       const basic = auth.startsWith("Basic ")

@@ -1,7 +1,7 @@
 // Draining on shutdown: running syncs get the grace period, then stop at their safe point; new
 // syncs are refused with an error that says why.
 
-import { createProxmoxStandin, generateCluster } from "@hyperlens/standins";
+import { createProxmoxStandin, generateCluster } from "@hyperlens/standins/testing";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { describe, expect, it } from "vitest";
 import { eachFileConnectedTo } from "../testing/standin-connections.ts";

@@ -1,6 +1,10 @@
 // The sync lease between replicas, on whichever database the run uses (PGlite or PostgreSQL): two
 // app instances on one database stand in for two replicas.
-import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
+import {
+  createProxmoxStandin,
+  generateCluster,
+  type ProxmoxStandin,
+} from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { createMetrics } from "../metrics/metrics.ts";

@@ -1,7 +1,11 @@
 // A stored secret no configured key opens: Test and sync say so, and what to do, in their result.
 import { generateSecretKeyText, loadKeyring, SecretBox } from "@hyperlens/db";
 import { RESULT_ERROR_CLASSES } from "@hyperlens/shared";
-import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
+import {
+  createProxmoxStandin,
+  generateCluster,
+  type ProxmoxStandin,
+} from "@hyperlens/standins/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";

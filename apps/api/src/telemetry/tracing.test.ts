@@ -7,7 +7,7 @@ import {
   type ProxmoxStandin,
   proxmoxNode,
   qemuGuest,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { SpanKind } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

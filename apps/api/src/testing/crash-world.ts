@@ -18,7 +18,7 @@ import {
   vcdNic,
   vcdVm,
   vmwareMac,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import type { ConnectionInput } from "../services/connections.ts";
 
 /** The stand-ins of one crash campaign. */

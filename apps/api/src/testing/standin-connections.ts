@@ -1,7 +1,11 @@
 // A saved connection to a stand-in: the set-up every end-to-end sync test starts from.
 import type { Connection } from "@hyperlens/db";
 import type { ConnectionKind } from "@hyperlens/shared";
-import { DEFAULT_TOKEN, DEFAULT_VCD_USERS, DEFAULT_VCENTER_USERS } from "@hyperlens/standins";
+import {
+  DEFAULT_TOKEN,
+  DEFAULT_VCD_USERS,
+  DEFAULT_VCENTER_USERS,
+} from "@hyperlens/standins/testing";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { AppServices } from "../context.ts";
 import { syncConnection } from "../services/connection-runner.ts";

@@ -8,7 +8,7 @@ import {
   DEFAULT_TOKEN,
   hostileReplies,
   pathsByRoute,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { createProxmoxClient } from "../client.ts";
 import { labCluster } from "../test-support/lab-cluster.ts";

@@ -6,7 +6,7 @@ import {
   DEFAULT_TOKEN,
   type ProxmoxStandin,
   proxmoxNode,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createProxmoxClient } from "../client.ts";
 import { labCluster } from "../test-support/lab-cluster.ts";

@@ -1,6 +1,6 @@
 // The cluster the adapter tests read: two nodes, a VM and a container on each, with the quirks a
 // real read meets (agent noise interfaces, upper-case agent MACs, a stopped VM, a DHCP container).
-import { agentInterface, lxcGuest, proxmoxNode, qemuGuest } from "@hyperlens/standins";
+import { agentInterface, lxcGuest, proxmoxNode, qemuGuest } from "@hyperlens/standins/testing";
 
 /** A fresh copy of the lab cluster (tests may change it before starting a stand-in). */
 export function labCluster() {

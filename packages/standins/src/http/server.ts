@@ -3,26 +3,40 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createSemaphore, type Semaphore } from "@hyperlens/shared";
 import type { StandinTls } from "../tls.ts";
-import { type FaultAction, type FaultSwitches, faultEditedReply } from "./faults.ts";
-import { sendFlood } from "./flood.ts";
-import type { StandinHandler, StandinReply } from "./reply.ts";
-import { type RequestLogEntry, StandinStats } from "./request-log.ts";
+import type { StandinHandler, StandinReply, StandinRequest } from "./reply.ts";
+
+/** One request in flight, as a {@link StandinInterceptor} sees it. */
+export interface StandinExchange {
+  request: StandinRequest;
+  /** The raw request and response, for an interceptor that answers on the socket itself. */
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Aborted when the server closes: a pending delay or stream should end with it. */
+  closed: AbortSignal;
+}
+
+/**
+ * Wraps the handler on every request: `next` runs it. An interceptor may answer in its place,
+ * change its answer, or answer on `res` itself (or not at all) and return undefined.
+ * The testing entry plugs its fault switches, request log and worker queue in here.
+ */
+export type StandinInterceptor = (
+  exchange: StandinExchange,
+  next: () => Promise<StandinReply>,
+) => Promise<StandinReply | undefined>;
 
 /** Options of {@link startStandinServer}. */
 export interface StandinServerOptions {
   tls: StandinTls;
   handle: StandinHandler;
-  faults: FaultSwitches;
   /** Listen address; default `127.0.0.1`. */
   host?: string;
   /** Listen port; default 0 (a free port). */
   port?: number;
-  /** Requests handled at once; more wait in a queue. Default: unlimited. */
-  maxWorkers?: number;
-  /** Clock for the request log; default `Date.now`. */
-  now?: () => number;
+  /** Delay before every answer, in milliseconds; default 0. */
+  latencyMs?: number;
+  intercept?: StandinInterceptor;
 }
 
 /** A running stand-in HTTPS server, independent of the API it imitates. */
@@ -30,29 +44,16 @@ export interface StandinServer {
   /** `https://127.0.0.1:<port>` (no trailing slash). */
   url: string;
   port: number;
-  /** Every request received, in arrival order (a live array: clear it with `length = 0`). */
-  requests: RequestLogEntry[];
-  stats: StandinStats;
-  /**
-   * The worker queue, standing in for a server's fixed worker processes so a benchmark sees the
-   * queueing a real pveproxy imposes (peak concurrency of handled requests in `peakInUse`).
-   */
-  workers: Semaphore;
   /** Stop listening, drop every open connection (hung ones too) and cancel pending delays. */
   close(): Promise<void>;
 }
 
-const HTML_ERROR_PAGE =
-  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
 const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Start a stand-in HTTPS server: TLS, request log, stats, worker queue, latency and faults. */
+/** Start a stand-in HTTPS server: TLS, the handler behind the interceptor, and a latency. */
 export async function startStandinServer(options: StandinServerOptions): Promise<StandinServer> {
-  const { faults, handle } = options;
-  const now = options.now ?? Date.now;
-  const requests: RequestLogEntry[] = [];
-  const stats = new StandinStats();
-  const workers = createSemaphore(options.maxWorkers ?? Number.POSITIVE_INFINITY);
+  const { handle, intercept } = options;
+  const latencyMs = options.latencyMs ?? 0;
   const lifetime = new AbortController();
   // Every pending delay listens on this signal; hundreds at once are expected under load.
   setMaxListeners(0, lifetime.signal);
@@ -70,60 +71,20 @@ export async function startStandinServer(options: StandinServerOptions): Promise
   });
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const method = (req.method ?? "GET").toUpperCase();
     const url = new URL(req.url ?? "/", "https://standin.invalid");
-    const entry: RequestLogEntry = {
-      method,
+    const request: StandinRequest = {
+      method: (req.method ?? "GET").toUpperCase(),
       path: url.pathname,
-      query: url.search.slice(1),
-      status: 0,
-      at: now(),
+      query: url.searchParams,
+      headers: req.headers,
+      body: await readBody(req),
     };
-    requests.push(entry);
-    stats.begin(method, entry.path);
-    let ended = false;
-    const finish = () => {
-      if (ended) return;
-      ended = true;
-      stats.end(entry.route);
-    };
-    res.on("close", finish);
-
-    const body = await readBody(req);
-    const release = await workers.acquire();
-    try {
-      const fault = faults.take(method, entry.path);
-      if (fault) entry.fault = fault.name;
-      const delayMs = faults.latencyMs + (fault?.action.kind === "delay" ? fault.action.ms : 0);
-      if (delayMs > 0 && !(await wait(delayMs, lifetime.signal))) return;
-      if (res.destroyed) return;
-      if (fault?.action.kind === "flood") {
-        entry.status = fault.action.status;
-        finish();
-        await sendFlood(res, fault.action, entry, lifetime.signal);
-        return;
-      }
-      const early = fault ? answerFault(fault.action, req) : undefined;
-      if (early === "unanswered") return;
-      const reply = faultEditedReply(
-        fault?.action,
-        early ??
-          (await handle({
-            method,
-            path: entry.path,
-            query: url.searchParams,
-            headers: req.headers,
-            body,
-          })),
-      );
-      entry.route = reply.route;
-      entry.status = reply.status;
-      // Counted before the bytes leave: a client may see the answer before "close" fires here.
-      finish();
-      send(res, reply, lifetime.signal);
-    } finally {
-      release();
-    }
+    if (latencyMs > 0 && !(await wait(latencyMs, lifetime.signal))) return;
+    const next = async () => handle(request);
+    const reply = intercept
+      ? await intercept({ request, req, res, closed: lifetime.signal }, next)
+      : await next();
+    if (reply) send(res, reply, lifetime.signal);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -139,9 +100,6 @@ export async function startStandinServer(options: StandinServerOptions): Promise
   return {
     url: `https://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
-    requests,
-    stats,
-    workers,
     close: async () => {
       lifetime.abort();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -149,43 +107,6 @@ export async function startStandinServer(options: StandinServerOptions): Promise
       await closed;
     },
   };
-}
-
-/** A fault that replaces the answer, or "unanswered" when nothing must be sent. */
-function answerFault(
-  action: FaultAction,
-  req: IncomingMessage,
-): StandinReply | "unanswered" | undefined {
-  switch (action.kind) {
-    case "status":
-      return {
-        status: action.status,
-        reason: action.reason,
-        headers: action.headers,
-        body: action.body ?? "",
-      };
-    case "html":
-      return {
-        status: action.status,
-        headers: { "Content-Type": "text/html" },
-        body: HTML_ERROR_PAGE,
-      };
-    case "hang":
-      return "unanswered";
-    case "reset":
-      try {
-        req.socket.resetAndDestroy();
-      } catch {
-        // A TLS socket may refuse a TCP reset; destroying it still drops the connection unanswered.
-        req.socket.destroy();
-      }
-      return "unanswered";
-    case "delay":
-    case "truncate":
-    case "rewrite":
-    case "flood":
-      return undefined;
-  }
 }
 
 function send(res: ServerResponse, reply: StandinReply, signal: AbortSignal): void {
@@ -215,7 +136,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Sleep that ends early (returning false) when the server closes. */
-async function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+export async function wait(ms: number, signal: AbortSignal): Promise<boolean> {
   try {
     await sleep(ms, undefined, { signal });
     return true;

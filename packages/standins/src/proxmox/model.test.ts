@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "../testing/https-client.ts";
+import { createProxmoxStandin, type ProxmoxStandin } from "../testing/standins.ts";
 import { demoCluster } from "./demo-cluster.ts";
 import { lxcGuest } from "./guest-builders.ts";
-import { createProxmoxStandin, type ProxmoxStandin } from "./server.ts";
 
 type Json = Record<string, unknown>;
 let s: ProxmoxStandin;

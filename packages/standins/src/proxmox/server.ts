@@ -42,13 +42,11 @@ export interface ProxmoxStandinOptions extends HttpsStandinOptions {
   ticketTtlMs?: number;
   /** Delay before every 401 (real servers wait ~3 s); default 0. */
   authFailureDelayMs?: number;
-  /** Requests handled at once, the rest queue (pveproxy runs 3 workers); default unlimited. */
-  maxWorkers?: number;
   /** Override whether JSON error bodies carry `"message"` (default: by release). */
   errorMessageInBody?: boolean;
 }
 
-/** A running Proxmox VE stand-in (fault switch paths are relative to `/api2/json`). */
+/** A running Proxmox VE stand-in. */
 export interface ProxmoxStandin extends HttpsStandin {
   /** `url` + `/api2/json`. */
   apiUrl: string;
@@ -89,7 +87,6 @@ export async function createProxmoxStandin(
       replies: new PveReplies(traits, now),
       authFailureDelayMs: options.authFailureDelayMs ?? 0,
     }),
-    API_BASE,
   );
   const firstToken = tokens[0];
   return {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { call, header } from "../testing/https-client.ts";
+import { createVcdStandin, type VcdStandin } from "../testing/standins.ts";
 import { PROVIDER, TENANT, vcdGet, vcdLogin } from "../testing/vcd-client.ts";
 import { vcdFixtureHttp } from "../testing/vcd-fixtures.ts";
-import { createVcdStandin, type VcdStandin } from "./server.ts";
 
 let standin: VcdStandin;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { call } from "../testing/https-client.ts";
+import { createVcdStandin } from "../testing/standins.ts";
 import { vcdGet, vcdLogin } from "../testing/vcd-client.ts";
 import { DEMO_IDS } from "./demo-director.ts";
-import { createVcdStandin } from "./server.ts";
 
 const start = closedAfterEach(createVcdStandin);
 

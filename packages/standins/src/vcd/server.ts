@@ -1,4 +1,3 @@
-import type { FaultSwitches } from "../http/faults.ts";
 import {
   type HttpsStandin,
   type HttpsStandinOptions,
@@ -53,8 +52,6 @@ export interface VcdStandin extends HttpsStandin, SessionCounts<VcdSession> {
   model: DirectorModel;
   /** Live switches (namespaces, page caps, versions…): change them between requests. */
   settings: VcdSettings;
-  /** Fault switches (paths are absolute: `/api/query`, `/cloudapi/1.0.0/edgeGateways`). */
-  faults: FaultSwitches;
   /** Refused writes (anything but GET, login and logout), in arrival order. */
   writeAttempts: WriteAttempt[];
   /** `Basic …` header value for a user (default: the first configured one). */

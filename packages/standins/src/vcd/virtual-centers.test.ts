@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { closedAfterEach } from "../testing/closed-after-each.ts";
 import { header } from "../testing/https-client.ts";
+import { createVcdStandin } from "../testing/standins.ts";
 import { PROVIDER, TENANT, vcdGet, vcdLogin } from "../testing/vcd-client.ts";
 import { childrenNamed, parseXml } from "../testing/xml.ts";
 import { DEMO_IDS } from "./demo-director.ts";
-import { createVcdStandin } from "./server.ts";
 
 type VcPage = {
   resultTotal: number;

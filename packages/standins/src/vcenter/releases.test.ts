@@ -2,14 +2,14 @@
 // allows; 8.0.3 adds the sourced differences; the in-process stand-in answers like the HTTPS one.
 import { describe, expect, it } from "vitest";
 import { closedAfterEach } from "../testing/closed-after-each.ts";
+import { createInProcessVcenter, type InProcessVcenter } from "../testing/in-process-vcenter.ts";
+import { createVcenterStandin } from "../testing/standins.ts";
 import { vcenterCall, vcenterLogin, vsphereFixture } from "../testing/vcenter-client.ts";
 import { vcenterVm } from "./builders.ts";
 import { DEMO_VCENTER_IDS as ids } from "./demo-vcenter.ts";
 import { generateVcenter } from "./generator.ts";
-import { createInProcessVcenter, type InProcessVcenter } from "./in-process.ts";
 import { VcenterModel } from "./model.ts";
 import { type VcenterRelease, vcenterReleaseTraits } from "./releases.ts";
-import { createVcenterStandin } from "./server.ts";
 
 type Json = Record<string, unknown>;
 interface SchemaDef {

@@ -1,4 +1,3 @@
-import type { FaultSwitches } from "../http/faults.ts";
 import {
   type HttpsStandin,
   type HttpsStandinOptions,
@@ -23,8 +22,6 @@ export interface VcenterStandin extends HttpsStandin, SessionCounts<VcenterSessi
   release: VcenterRelease;
   /** Live switches (the VM list cap): change them between requests. */
   settings: VcenterSettings;
-  /** Fault switches (paths are absolute: `/api/vcenter/vm`, `/api/session`). */
-  faults: FaultSwitches;
   /** Refused writes (anything but GET and the session POST/DELETE), in arrival order. */
   writeAttempts: VcenterWriteAttempt[];
   /** `Basic …` header value for a user (default: the first configured one). */

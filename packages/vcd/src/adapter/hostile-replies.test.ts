@@ -10,7 +10,7 @@ import {
   generateDirector,
   hostileReplies,
   pathsByRoute,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { createVcdClient } from "../client.ts";
 import { readVcdInventory, VCD_VM_LIST_KEY } from "./read-inventory.ts";

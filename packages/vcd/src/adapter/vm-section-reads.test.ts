@@ -7,7 +7,7 @@ import {
   DEFAULT_VCD_PASSWORD,
   generateDirector,
   type VcdStandin,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createVcdClient } from "../client.ts";
 import { readVcdInventory } from "./read-inventory.ts";

@@ -9,7 +9,7 @@ import {
   DEFAULT_VCENTER_USERS,
   hostileReplies,
   pathsByRoute,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { createVcenterClient } from "../client.ts";
 import { readVcenterInventory, VCENTER_VM_LIST_KEY } from "./read-inventory.ts";

@@ -6,7 +6,7 @@ import {
   DEMO_VCENTER_IDS as ids,
   VCENTER_RELEASES,
   vcenterVm,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { setup } from "../test-support/setup.ts";
 import { readVcenterInventory } from "./read-inventory.ts";

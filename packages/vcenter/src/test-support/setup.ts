@@ -6,7 +6,7 @@ import {
   DEFAULT_VCENTER_USERS,
   type VcenterStandin,
   type VcenterStandinOptions,
-} from "@hyperlens/standins";
+} from "@hyperlens/standins/testing";
 import { afterEach } from "vitest";
 import { createVcenterClient, type VcenterClient } from "../client.ts";
 

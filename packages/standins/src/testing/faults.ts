@@ -1,4 +1,4 @@
-import type { StandinReply } from "./reply.ts";
+import type { StandinReply } from "../http/reply.ts";
 
 /** What a fault switch does to a matching request instead of (or on top of) the normal answer. */
 export type FaultAction =
@@ -37,6 +37,25 @@ export type FaultAction =
       unit: string;
       suffix: string;
     };
+
+const HTML_ERROR_PAGE =
+  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+
+/** The answer a `status` or `html` switch gives instead of the handler's; undefined for the others. */
+export function faultReply(action: FaultAction): StandinReply | undefined {
+  if (action.kind === "status") {
+    const { status, reason, headers, body = "" } = action;
+    return { status, reason, headers, body };
+  }
+  if (action.kind === "html") {
+    return {
+      status: action.status,
+      headers: { "Content-Type": "text/html" },
+      body: HTML_ERROR_PAGE,
+    };
+  }
+  return undefined;
+}
 
 /**
  * The handler's answer as a `truncate` or `rewrite` switch changes it (cut in half, or through
@@ -262,7 +281,7 @@ export class FaultSwitches {
 
   /**
    * Count the request against every matching switch and return the one that fires, if any.
-   * Called by the server once per request.
+   * Called once per request by the instruments (and the in-process vCenter).
    */
   take(method: string, path: string): { name: string; action: FaultAction } | undefined {
     let firing: InstalledRule | undefined;

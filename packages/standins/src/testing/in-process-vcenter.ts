@@ -3,15 +3,14 @@
 // dispatcher. Property runs sync thousands of times; TLS handshakes would dominate their time.
 import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { FaultSwitches, faultEditedReply } from "../http/faults.ts";
-import type { StandinReply } from "../http/reply.ts";
-import type { RequestLogEntry } from "../http/request-log.ts";
 import { type SessionCounts, withSessionCounts } from "../standin.ts";
-import { type VcenterCoreOptions, vcenterCore } from "./core.ts";
-import type { VcenterSettings, VcenterWriteAttempt } from "./handler.ts";
-import type { VcenterModel } from "./model.ts";
-import type { VcenterRelease } from "./releases.ts";
-import type { VcenterSession } from "./sessions.ts";
+import { type VcenterCoreOptions, vcenterCore } from "../vcenter/core.ts";
+import type { VcenterSettings, VcenterWriteAttempt } from "../vcenter/handler.ts";
+import type { VcenterModel } from "../vcenter/model.ts";
+import type { VcenterRelease } from "../vcenter/releases.ts";
+import type { VcenterSession } from "../vcenter/sessions.ts";
+import { FaultSwitches, faultEditedReply, faultReply } from "./faults.ts";
+import type { RequestLogEntry } from "./request-log.ts";
 
 /** One request as hyper-http hands it to its dispatcher (undici's `Dispatcher.request` options). */
 export interface TransportRequest {
@@ -63,8 +62,6 @@ export interface InProcessVcenter extends SessionCounts<VcenterSession> {
   transport: InProcessTransport;
 }
 
-const HTML_PAGE = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>";
-
 // A pushed stream: Readable.from's async generator costs several times more per answer.
 function bodyStream(text: string | undefined): Readable {
   const stream = new Readable({ read() {} });
@@ -112,21 +109,18 @@ export function createInProcessVcenter(options: InProcessVcenterOptions = {}): I
     if (action?.kind === "flood") {
       throw new RangeError("a flood needs a socket to stream through: use the HTTPS stand-in");
     }
-    let reply: StandinReply;
-    if (action?.kind === "status") {
-      reply = { status: action.status, headers: action.headers, body: action.body ?? "" };
-    } else if (action?.kind === "html") {
-      reply = { status: action.status, headers: { "Content-Type": "text/html" }, body: HTML_PAGE };
-    } else {
-      const normal = await handle({
-        method,
-        path: entry.path,
-        query: url.searchParams,
-        headers: lowerCaseKeys(request.headers),
-        body: request.body ?? "",
-      });
-      reply = faultEditedReply(action, normal);
-    }
+    const reply =
+      (action && faultReply(action)) ??
+      faultEditedReply(
+        action,
+        await handle({
+          method,
+          path: entry.path,
+          query: url.searchParams,
+          headers: lowerCaseKeys(request.headers),
+          body: request.body ?? "",
+        }),
+      );
     entry.route = reply.route;
     entry.status = reply.status;
     return {

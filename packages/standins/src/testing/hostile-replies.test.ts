@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { closedAfterEach } from "../testing/closed-after-each.ts";
-import { call, header, type RawResponse } from "../testing/https-client.ts";
+import type { StandinReply } from "../http/reply.ts";
+import { startStandinServer } from "../http/server.ts";
 import { standinTls } from "../tls.ts";
-import { FaultSwitches } from "./faults.ts";
+import { closedAfterEach } from "./closed-after-each.ts";
 import { hostileReplies, type ReplyFormat } from "./hostile-replies.ts";
-import type { StandinReply } from "./reply.ts";
-import { startStandinServer } from "./server.ts";
+import { call, header, type RawResponse } from "./https-client.ts";
+import { instrumented } from "./instruments.ts";
 
 const REAL: Record<ReplyFormat, StandinReply> = {
   json: {
@@ -23,15 +23,13 @@ const REAL: Record<ReplyFormat, StandinReply> = {
 const start = closedAfterEach(startStandinServer);
 
 async function hostile(format: ReplyFormat, name: string): Promise<RawResponse> {
-  const faults = new FaultSwitches();
   const reply = hostileReplies(format, 200_000).find((r) => r.name === name);
   if (!reply) throw new Error(`no hostile reply ${name}`);
-  reply.install(faults, "/list");
-  const server = await start({
-    tls: await standinTls(),
-    faults,
-    handle: () => REAL[format],
-  });
+  const tls = await standinTls();
+  const server = await instrumented((intercept) =>
+    start({ tls, handle: () => REAL[format], intercept }),
+  );
+  reply.install(server.faults, "/list");
   return call(`${server.url}/list`, { ca: (await standinTls()).caPem });
 }
 
