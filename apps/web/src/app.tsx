@@ -2,11 +2,11 @@ import { canRunSync } from "@hyperlens/shared";
 import { useEffect } from "react";
 import { useQuery } from "urql";
 import { AccountRoutes } from "./account/account-routes.tsx";
-import { CONNECTIONS } from "./graphql/connection-documents.ts";
-import type { Connection, Viewer } from "./graphql/types.ts";
+import { graphql, type ResultOf } from "./graphql/graphql.ts";
 import { HelpPage } from "./help/help-page.tsx";
 import { t, useLanguage } from "./i18n/i18n.ts";
 import { ServersPage } from "./servers/servers-page.tsx";
+import { ConnectionFields } from "./settings/connection-fields.ts";
 import { SettingsPage } from "./settings/settings-page.tsx";
 import { CredentialsForm } from "./shell/credentials-form.tsx";
 import { Header } from "./shell/header.tsx";
@@ -14,19 +14,26 @@ import { visiblePages } from "./shell/nav.tsx";
 import { useRoute } from "./shell/router.ts";
 import { SyncProvider, useSync } from "./sync/sync-context.tsx";
 
-const STATUS = "query Status { isSetupRequired viewer { username isAdmin capabilities } }";
+const STATUS = graphql(`
+  query Status { isSetupRequired viewer { username isAdmin capabilities } }
+`);
 
-interface Status {
-  isSetupRequired: boolean;
-  viewer: Viewer | null;
-}
+const CONNECTIONS = graphql(
+  `
+  query Connections($kind: ConnectionKind) { connections(kind: $kind) { ...ConnectionFields } }
+`,
+  [ConnectionFields],
+);
+
+/** Who is signed in, and what they may do. */
+export type Viewer = NonNullable<ResultOf<typeof STATUS>["viewer"]>;
 
 function SignedIn(props: { viewer: Viewer; onSignedOut: () => void }) {
   const route = useRoute();
   const { settledCount } = useSync();
   const pages = visiblePages(props.viewer);
   const page = pages.includes(route.page) ? route.page : (pages[0] ?? "help");
-  const [{ data }, reloadConnections] = useQuery<{ connections: Connection[] }>({
+  const [{ data }, reloadConnections] = useQuery({
     query: CONNECTIONS,
     requestPolicy: "cache-and-network",
     pause: !pages.includes("settings"),
@@ -57,7 +64,7 @@ function SignedIn(props: { viewer: Viewer; onSignedOut: () => void }) {
 /** The app: first-run setup, sign-in, then the pages the viewer may see. */
 export function App() {
   const language = useLanguage();
-  const [{ data, error }, refresh] = useQuery<Status>({
+  const [{ data, error }, refresh] = useQuery({
     query: STATUS,
     requestPolicy: "network-only",
   });

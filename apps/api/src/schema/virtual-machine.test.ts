@@ -260,7 +260,7 @@ describe("virtualMachines", () => {
   });
 
   it("loads the Servers page's first page with its total in a fixed number of queries, counting once", async () => {
-    // The web app's page query (apps/web/src/servers/vm-documents.ts); the total in a fragment too.
+    // The web app's page query (apps/web/src/servers/use-vm-pages.ts); the total in a fragment too.
     const PAGE = `query($first: Int!, $filter: VirtualMachineFilter) { virtualMachines(first: $first, filter: $filter,
       orderBy: [{ field: NAME, direction: ASC }]) { totalCount ...total pageInfo { hasNextPage endCursor }
       edges { node { id name source kind state cpuCount memoryBytes diskTotalBytes lastSeenAt confirmation

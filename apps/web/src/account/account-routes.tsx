@@ -1,4 +1,4 @@
-import type { Viewer } from "../graphql/types.ts";
+import type { Viewer } from "../app.tsx";
 import { ApiTokensPage } from "./api-tokens-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 

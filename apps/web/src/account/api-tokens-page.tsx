@@ -1,42 +1,48 @@
 import { type Capability, DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { type FormEvent, useState } from "react";
 import { useMutation, useQuery } from "urql";
-import type { MutationResult, Viewer } from "../graphql/types.ts";
+import type { Viewer } from "../app.tsx";
+import { graphql } from "../graphql/graphql.ts";
+import { ValidationErrorFields } from "../graphql/validation-error.ts";
 import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
 import { ConfirmButton } from "../ui/confirm-button.tsx";
 import { CapabilityPicker } from "./capability-picker.tsx";
 
-interface ApiToken {
-  id: string;
-  name: string;
-  prefix: string;
-  capabilities: Capability[];
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  createdBy: { username: string };
-}
-
-const TOKENS = `query ApiTokens { apiTokens { id name prefix capabilities createdAt expiresAt lastUsedAt revokedAt createdBy { username } } }`;
-const CREATE = `mutation CreateApiToken($name: String!, $capabilities: [Capability!]!, $expiresAt: DateTime) {
-  result: createApiToken(name: $name, capabilities: $capabilities, expiresAt: $expiresAt) {
-    __typename ... on ValidationError { message field problems { field message } }
-    ... on MutationCreateApiTokenSuccess { data { token apiToken { id } } }
+const TOKENS = graphql(`
+  query ApiTokens {
+    apiTokens {
+      id name prefix capabilities createdAt expiresAt lastUsedAt revokedAt createdBy { username }
+    }
   }
-}`;
-const REVOKE = "mutation RevokeApiToken($id: ID!) { revokeApiToken(id: $id) }";
+`);
+
+const CREATE = graphql(
+  `
+  mutation CreateApiToken($name: String!, $capabilities: [Capability!]!, $expiresAt: DateTime) {
+    result: createApiToken(name: $name, capabilities: $capabilities, expiresAt: $expiresAt) {
+      __typename
+      ...ValidationErrorFields
+      ... on MutationCreateApiTokenSuccess { data { token apiToken { id } } }
+    }
+  }
+`,
+  [ValidationErrorFields],
+);
+
+const REVOKE = graphql(`
+  mutation RevokeApiToken($id: ID!) { revokeApiToken(id: $id) }
+`);
 
 /** API tokens: create one (its secret shown this once), list them, revoke. */
 export function ApiTokensPage(props: { viewer: Viewer }) {
   const locale = currentLanguage();
-  const [{ data, error }, reload] = useQuery<{ apiTokens: ApiToken[] }>({
+  const [{ data, error }, reload] = useQuery({
     query: TOKENS,
     requestPolicy: "network-only",
   });
-  const [, create] = useMutation<{ result: MutationResult<{ token: string }> }>(CREATE);
+  const [, create] = useMutation(CREATE);
   const [, revoke] = useMutation(REVOKE);
   const [name, setName] = useState("");
   // View and starting syncs by default, as far as the creator holds them; either can be unticked.

@@ -1,37 +1,48 @@
 import { CAPABILITIES, type Capability, DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { type FormEvent, useState } from "react";
 import { useMutation, useQuery } from "urql";
-import type { MutationResult } from "../graphql/types.ts";
+import { graphql } from "../graphql/graphql.ts";
+import { ValidationErrorFields } from "../graphql/validation-error.ts";
 import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
 import { CapabilityPicker } from "./capability-picker.tsx";
 
-interface User {
-  id: string;
-  username: string;
-  isAdmin: boolean;
-  capabilities: Capability[];
-  createdAt: string;
-  disabledAt: string | null;
-}
+const USERS = graphql(`
+  query Users { users { id username isAdmin capabilities createdAt disabledAt } }
+`);
 
-const USERS = "query Users { users { id username isAdmin capabilities createdAt disabledAt } }";
-const CREATE = `mutation CreateUser($username: String!, $password: String!, $capabilities: [Capability!]!, $isAdmin: Boolean) {
-  result: createUser(username: $username, password: $password, capabilities: $capabilities, isAdmin: $isAdmin) {
-    __typename ... on ValidationError { message field problems { field message } }
-    ... on MutationCreateUserSuccess { data { id } }
+const CREATE = graphql(
+  `
+  mutation CreateUser(
+    $username: String!
+    $password: String!
+    $capabilities: [Capability!]!
+    $isAdmin: Boolean
+  ) {
+    result: createUser(
+      username: $username
+      password: $password
+      capabilities: $capabilities
+      isAdmin: $isAdmin
+    ) {
+      __typename
+      ...ValidationErrorFields
+      ... on MutationCreateUserSuccess { data { id } }
+    }
   }
-}`;
+`,
+  [ValidationErrorFields],
+);
 
 /** Users (administrators only): who may sign in and with which capabilities. */
 export function UsersPage() {
   const locale = currentLanguage();
-  const [{ data, error }, reload] = useQuery<{ users: User[] }>({
+  const [{ data, error }, reload] = useQuery({
     query: USERS,
     requestPolicy: "network-only",
   });
-  const [, create] = useMutation<{ result: MutationResult<{ id: string }> }>(CREATE);
+  const [, create] = useMutation(CREATE);
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [isAdmin, setAdmin] = useState(false);

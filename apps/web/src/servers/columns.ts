@@ -1,6 +1,9 @@
 // The Servers table's columns: what each shows, how it sorts on the server, how wide it is.
-import type { OrderField, VmRow } from "../graphql/types.ts";
+import type { SchemaType } from "../graphql/graphql.ts";
 import type { MessageKey } from "../i18n/i18n.ts";
+import type { VmRow } from "./vm-row.ts";
+
+type OrderField = SchemaType<"VirtualMachineOrderField">;
 
 /** A column id. */
 export type ColumnId =

@@ -7,11 +7,14 @@ export interface LinkedVm {
   connection: { name: string };
 }
 
-/** A detail view's cross-source fields: a Director VM has `backingVm`, a vCenter VM `backedDirectorVm`. */
-export interface CrossSourceFields {
+/**
+ * A detail view's cross-source fields: a Director VM has `backingVm`, a vCenter VM
+ * `backedDirectorVm`, a Proxmox guest neither (`object &` lets such a guest be passed too).
+ */
+export type CrossSourceFields = object & {
   backingVm?: LinkedVm | null;
   backedDirectorVm?: LinkedVm | null;
-}
+};
 
 /**
  * One line naming the same machine in the other source (docs/behaviour.md §10): "Runs on vCenter VM db01

@@ -1,13 +1,9 @@
 import type { Client } from "urql";
-import type { PageInfo, VmRow } from "../graphql/types.ts";
 import { COLUMNS } from "./columns.ts";
 import { buildCsv } from "./csv.ts";
-import { PAGE_SIZE, VM_PAGE } from "./vm-documents.ts";
+import { PAGE_SIZE, VM_PAGE, type VmPage } from "./use-vm-pages.ts";
 import type { TableQuery } from "./vm-filter.ts";
-
-interface VmPage {
-  virtualMachines: { totalCount: number; pageInfo: PageInfo; edges: { node: VmRow }[] };
-}
+import type { VmRow } from "./vm-row.ts";
 
 /** Pages through every row of the current filter and returns it as CSV (all columns, raw values). */
 export async function fetchCsv(
@@ -19,7 +15,7 @@ export async function fetchCsv(
   let after: string | null = null;
   do {
     const result: { data?: VmPage; error?: { message: string } } = await client
-      .query<VmPage>(
+      .query(
         VM_PAGE,
         { first: PAGE_SIZE, after, filter: query.filter, orderBy: [query.orderBy] },
         { requestPolicy: "network-only" },

@@ -1,4 +1,6 @@
-import type { VmLocation } from "../graphql/types.ts";
+import type { VmRow } from "./vm-row.ts";
+
+type VmLocation = VmRow["location"];
 
 /** Where a guest runs, in one line: node · cluster, org / VDC / vApp, or datacenter / cluster / host. */
 export function locationText(location: VmLocation): string {

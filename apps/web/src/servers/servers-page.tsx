@@ -1,8 +1,8 @@
 import { useCallback, useState } from "react";
 import { useClient } from "urql";
-import type { Connection, VmRow } from "../graphql/types.ts";
 import { formatCount } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
+import type { Connection } from "../settings/connection-fields.ts";
 import { navigate } from "../shell/router.ts";
 import { SyncAllButton } from "../sync/sync-all-button.tsx";
 import { useSync } from "../sync/sync-context.tsx";
@@ -21,6 +21,7 @@ import {
   tableQueryFromParams,
   toggleSort,
 } from "./vm-filter.ts";
+import type { VmRow } from "./vm-row.ts";
 import { VmTable } from "./vm-table.tsx";
 
 /** The Servers page: figures, sync, and one table of every guest from every source. */

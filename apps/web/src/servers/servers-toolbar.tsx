@@ -1,6 +1,7 @@
+import type { ConnectionKind, NeutralPowerState as PowerState } from "@hyperlens/shared";
 import { useEffect, useState } from "react";
-import type { Connection, ConnectionKind, PowerState } from "../graphql/types.ts";
 import { t } from "../i18n/i18n.ts";
+import type { Connection } from "../settings/connection-fields.ts";
 import { COLUMNS, type ColumnId } from "./columns.ts";
 import { useDebounced } from "./use-debounced.ts";
 import { SOURCES, STATES, type TableQuery } from "./vm-filter.ts";

@@ -1,3 +1,5 @@
+import { CONNECTION_KINDS } from "@hyperlens/shared";
+import { print } from "graphql";
 import { describe, expect, it } from "vitest";
 import { buildFigures, SUMMARY_COUNTS } from "./summary-figures.ts";
 
@@ -31,7 +33,12 @@ describe("buildFigures", () => {
     expect(bySource.VCENTER.cpus).toBe(0);
   });
 
+  it("counts VMs, containers and running guests of every source", () => {
+    const aliases = print(SUMMARY_COUNTS).match(/\w+(?=: virtualMachines)/g);
+    expect(aliases).toEqual(CONNECTION_KINDS.flatMap((s) => [`${s}_vm`, `${s}_ct`, `${s}_run`]));
+  });
+
   it("stays within the API's 20 aliases", () => {
-    expect(SUMMARY_COUNTS.match(/: virtualMachines/g)).toHaveLength(9);
+    expect(print(SUMMARY_COUNTS).match(/: virtualMachines/g)).toHaveLength(9);
   });
 });

@@ -2,6 +2,7 @@
 // need every row, and the API has no aggregate yet, so they are summed from pages only while the
 // inventory is small enough (SUM_LIMIT) and shown as unknown beyond it.
 import { CONNECTION_KINDS, type ConnectionKind } from "@hyperlens/shared";
+import { graphql, type ResultOf } from "../graphql/graphql.ts";
 
 /** Rows per page of the sum query: the most the API cost limit admits with urql adding __typename. */
 export const SUM_PAGE_SIZE = 240;
@@ -10,22 +11,30 @@ export const SUM_LIMIT = 6000;
 
 const SOURCES: readonly ConnectionKind[] = CONNECTION_KINDS;
 
-/** One query, aliased per source: VMs, containers and running guests. */
-export const SUMMARY_COUNTS = `query SummaryCounts {
-  ${SOURCES.map(
-    (
-      s,
-    ) => `${s}_vm: virtualMachines(first: 0, filter: { source: [${s}], kind: [VM] }) { totalCount }
-  ${s}_ct: virtualMachines(first: 0, filter: { source: [${s}], kind: [CONTAINER] }) { totalCount }
-  ${s}_run: virtualMachines(first: 0, filter: { source: [${s}], state: [RUNNING] }) { totalCount }`,
-  ).join("\n  ")}
-}`;
-
-export const SUMMARY_SUMS = `query SummarySums($after: String) {
-  virtualMachines(first: ${SUM_PAGE_SIZE}, after: $after) {
-    pageInfo { hasNextPage endCursor } edges { node { source cpuCount memoryBytes diskTotalBytes } }
+/** One query, aliased per source (`<source>_vm`, `_ct`, `_run`): VMs, containers and running guests. */
+export const SUMMARY_COUNTS = graphql(`
+  query SummaryCounts {
+    PROXMOX_vm: virtualMachines(first: 0, filter: { source: [PROXMOX], kind: [VM] }) { totalCount }
+    PROXMOX_ct: virtualMachines(first: 0, filter: { source: [PROXMOX], kind: [CONTAINER] }) { totalCount }
+    PROXMOX_run: virtualMachines(first: 0, filter: { source: [PROXMOX], state: [RUNNING] }) { totalCount }
+    VCD_vm: virtualMachines(first: 0, filter: { source: [VCD], kind: [VM] }) { totalCount }
+    VCD_ct: virtualMachines(first: 0, filter: { source: [VCD], kind: [CONTAINER] }) { totalCount }
+    VCD_run: virtualMachines(first: 0, filter: { source: [VCD], state: [RUNNING] }) { totalCount }
+    VCENTER_vm: virtualMachines(first: 0, filter: { source: [VCENTER], kind: [VM] }) { totalCount }
+    VCENTER_ct: virtualMachines(first: 0, filter: { source: [VCENTER], kind: [CONTAINER] }) { totalCount }
+    VCENTER_run: virtualMachines(first: 0, filter: { source: [VCENTER], state: [RUNNING] }) { totalCount }
   }
-}`;
+`);
+
+/** A page of the rows whose vCPU, memory and disk are summed; `first` is SUM_PAGE_SIZE. */
+export const SUMMARY_SUMS = graphql(`
+  query SummarySums($first: Int!, $after: String) {
+    virtualMachines(first: $first, after: $after) {
+      pageInfo { hasNextPage endCursor }
+      edges { node { source cpuCount memoryBytes diskTotalBytes } }
+    }
+  }
+`);
 
 /** The figures of one source, or of all. */
 export interface Figures {
@@ -39,12 +48,8 @@ export interface Figures {
 
 export type SummaryCountsResult = Record<string, { totalCount: number } | undefined>;
 
-export interface SumRow {
-  source: ConnectionKind;
-  cpuCount: number | null;
-  memoryBytes: number | null;
-  diskTotalBytes: number | null;
-}
+export type SumsPage = ResultOf<typeof SUMMARY_SUMS>;
+export type SumRow = SumsPage["virtualMachines"]["edges"][number]["node"];
 
 /** Figures per source and in total, from the counts and (when known) the summed rows. */
 export function buildFigures(

@@ -1,8 +1,9 @@
+import type { ConnectionKind } from "@hyperlens/shared";
 import { CONNECTION_KINDS } from "@hyperlens/shared";
 import type { ReactNode } from "react";
-import type { Connection, ConnectionKind } from "../graphql/types.ts";
 import { formatBytes, formatCount, formatRelative } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
+import type { Connection } from "../settings/connection-fields.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
 import { outcomeTone } from "../ui/tone.ts";
 import type { Figures } from "./summary-figures.ts";

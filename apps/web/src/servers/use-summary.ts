@@ -1,20 +1,16 @@
 import { useEffect, useState } from "react";
 import { useClient } from "urql";
-import type { PageInfo } from "../graphql/types.ts";
 import {
   buildFigures,
   SUM_LIMIT,
+  SUM_PAGE_SIZE,
   SUMMARY_COUNTS,
   SUMMARY_SUMS,
-  type SummaryCountsResult,
   type SumRow,
+  type SumsPage,
 } from "./summary-figures.ts";
 
 type Summary = ReturnType<typeof buildFigures>;
-
-interface SumsPage {
-  virtualMachines: { pageInfo: PageInfo; edges: { node: SumRow }[] };
-}
 
 /** Loads the header figures; `reloadKey` refreshes them (after a sync). */
 export function useSummary(reloadKey: number): Summary | undefined {
@@ -25,7 +21,7 @@ export function useSummary(reloadKey: number): Summary | undefined {
     let isCurrent = true;
     const load = async () => {
       const counts = await client
-        .query<SummaryCountsResult>(SUMMARY_COUNTS, {}, { requestPolicy: "network-only" })
+        .query(SUMMARY_COUNTS, {}, { requestPolicy: "network-only" })
         .toPromise();
       if (!counts.data || !isCurrent) return;
       const first = buildFigures(counts.data, undefined);
@@ -35,7 +31,7 @@ export function useSummary(reloadKey: number): Summary | undefined {
       let after: string | null = null;
       do {
         const page: { data?: SumsPage } = await client
-          .query<SumsPage>(SUMMARY_SUMS, { after }, { requestPolicy: "network-only" })
+          .query(SUMMARY_SUMS, { first: SUM_PAGE_SIZE, after }, { requestPolicy: "network-only" })
           .toPromise();
         if (!page.data || !isCurrent) return;
         rows.push(...page.data.virtualMachines.edges.map((e) => e.node));

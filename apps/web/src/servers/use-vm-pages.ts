@@ -1,12 +1,33 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useClient } from "urql";
-import type { PageInfo, VmRow } from "../graphql/types.ts";
-import { PAGE_SIZE, VM_PAGE } from "./vm-documents.ts";
+import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import type { TableQuery } from "./vm-filter.ts";
+import { type VmRow, VmRowFields } from "./vm-row.ts";
 
-interface VmPage {
-  virtualMachines: { totalCount: number; pageInfo: PageInfo; edges: { node: VmRow }[] };
-}
+/** Rows per page. The API's cost limit (10,000) admits about 80 rows with these fields. */
+export const PAGE_SIZE = 80;
+
+export const VM_PAGE = graphql(
+  `
+  query VmPage(
+    $first: Int!
+    $after: String
+    $filter: VirtualMachineFilter
+    $orderBy: [VirtualMachineOrder!]
+  ) {
+    virtualMachines(first: $first, after: $after, filter: $filter, orderBy: $orderBy) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges { node { ...VmRowFields } }
+    }
+  }
+`,
+  [VmRowFields],
+);
+
+/** One page of rows as the API answers it. */
+export type VmPage = ResultOf<typeof VM_PAGE>;
+type PageInfo = VmPage["virtualMachines"]["pageInfo"];
 
 /** What the table has loaded so far for one query. */
 export interface VmPages {
@@ -39,7 +60,7 @@ export function useVmPages(query: TableQuery, reloadKey: number): VmPages {
       setLoading(true);
       const parsed = JSON.parse(key) as TableQuery;
       const result = await client
-        .query<VmPage>(
+        .query(
           VM_PAGE,
           { first: PAGE_SIZE, after, filter: parsed.filter, orderBy: [parsed.orderBy] },
           { requestPolicy: "network-only" },

@@ -1,10 +1,10 @@
-import type { VmRow } from "../graphql/types.ts";
 import { formatBytes, formatCount, formatRelative } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
 import { powerTone } from "../ui/tone.ts";
 import type { ColumnId } from "./columns.ts";
 import { locationText } from "./location-text.ts";
+import type { VmRow } from "./vm-row.ts";
 
 /** The content of one table cell. */
 export function VmCell(props: { row: VmRow; column: ColumnId }) {

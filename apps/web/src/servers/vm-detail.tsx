@@ -1,7 +1,6 @@
-import type { JsonValue } from "@hyperlens/shared";
 import type { ReactNode } from "react";
 import { useQuery } from "urql";
-import type { VmRow } from "../graphql/types.ts";
+import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { formatBytes, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
@@ -9,43 +8,34 @@ import { Drawer } from "../ui/drawer.tsx";
 import { powerTone } from "../ui/tone.ts";
 import { type CrossSourceFields, crossSourceText } from "./cross-source-text.ts";
 import { locationText } from "./location-text.ts";
-import { VM_DETAIL } from "./vm-documents.ts";
+import { type VmRow, VmRowFields } from "./vm-row.ts";
 
-interface VmDetail extends VmRow, CrossSourceFields {
-  guestOs: string | null;
-  isTemplate: boolean;
-  tags: string[];
-  firstSeenAt: string;
-  changedAt: string;
-  removedAt: string | null;
-  removedReason: string | null;
-  details: { [key: string]: JsonValue };
-  nics: {
-    key: string;
-    mac: string | null;
-    network: string | null;
-    model: string | null;
-    isConnected: boolean | null;
-    vlan: number | null;
-  }[];
-  disks: {
-    key: string;
-    capacityBytes: number | null;
-    storage: string | null;
-    busType: string | null;
-  }[];
-  allIps: {
-    address: string;
-    prefixLength: number | null;
-    origin: string;
-    interfaceName: string | null;
-    nicKey: string | null;
-    isAccepted: boolean;
-    rejectReason: string | null;
-    lastConfirmedAt: string;
-  }[];
-  history: { at: string; type: string; changes: JsonValue }[];
-}
+const VmDetailFields = graphql(
+  `
+  fragment VmDetailFields on VirtualMachine {
+    ...VmRowFields
+    guestOs isTemplate tags firstSeenAt changedAt removedAt removedReason details
+    nics { key mac network model isConnected vlan }
+    disks { key capacityBytes storage busType }
+    allIps: ipAddresses(includeRejected: true) {
+      address prefixLength origin interfaceName nicKey isAccepted rejectReason lastConfirmedAt
+    }
+    history(first: 50) { at type changes }
+    ... on VcdVm { backingVm { id name connection { name } } }
+    ... on VcenterVm { backedDirectorVm { id name connection { name } } }
+  }
+`,
+  [VmRowFields],
+);
+
+const VM_DETAIL = graphql(
+  `
+  query VmDetail($id: ID!) { node(id: $id) { ...VmDetailFields } }
+`,
+  [VmDetailFields],
+);
+
+type VmDetail = ResultOf<typeof VmDetailFields>;
 
 function Facts(props: { vm: VmDetail }) {
   const { vm } = props;
@@ -191,12 +181,14 @@ function History(props: { vm: VmDetail }) {
 
 /** The detail drawer of one guest: facts, NICs with MACs and IPs (rejected ones with reasons), disks, history, raw fields. */
 export function VmDetailDrawer(props: { row: VmRow; onClose: () => void }) {
-  const [{ data, error, fetching }] = useQuery<{ node: VmDetail | null }>({
+  const [{ data, error, fetching }] = useQuery({
     query: VM_DETAIL,
     variables: { id: props.row.id },
     requestPolicy: "network-only",
   });
-  const vm = data?.node;
+  // The id is a guest's, so the node is one; the schema allows any Node type here.
+  const node = data?.node;
+  const vm = node && "source" in node ? node : undefined;
   return (
     <Drawer title={props.row.name} onClose={props.onClose}>
       {fetching && <p>{t("common.loading")}</p>}

@@ -1,7 +1,12 @@
 // The Servers page's search, filters and sort live in the URL, so "Show VMs" links, reloads and
 // the back button keep them.
 import { CONNECTION_KINDS, POWER_STATES } from "@hyperlens/shared";
-import type { OrderDirection, OrderField, VmFilter } from "../graphql/types.ts";
+import type { SchemaType } from "../graphql/graphql.ts";
+
+type OrderField = SchemaType<"VirtualMachineOrderField">;
+type OrderDirection = SchemaType<"OrderDirection">;
+/** The filter the Servers page sends, as the schema's VirtualMachineFilter input. */
+type VmFilter = SchemaType<"VirtualMachineFilter">;
 
 /** The sources the Source filter offers, in the order it shows them. */
 export const SOURCES = CONNECTION_KINDS;

@@ -1,9 +1,9 @@
-import type { VmRow } from "../graphql/types.ts";
 import { t } from "../i18n/i18n.ts";
 import { VirtualRows } from "../ui/virtual-rows.tsx";
 import { COLUMNS, type ColumnId } from "./columns.ts";
 import { VmCell } from "./vm-cell.tsx";
 import type { TableQuery } from "./vm-filter.ts";
+import type { VmRow } from "./vm-row.ts";
 
 const ROW_HEIGHT = 40;
 

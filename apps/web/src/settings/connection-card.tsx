@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { useMutation } from "urql";
-import { DELETE_CONNECTION, TEST_CONNECTION } from "../graphql/connection-documents.ts";
-import type { Connection } from "../graphql/types.ts";
+import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { navigate } from "../shell/router.ts";
@@ -11,13 +10,18 @@ import { SyncPanel } from "../sync/sync-panel.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { ConfirmButton } from "../ui/confirm-button.tsx";
 import { outcomeTone } from "../ui/tone.ts";
+import type { Connection } from "./connection-fields.ts";
 import { EdgeGateways } from "./edge-gateways.tsx";
 
-interface TestResult {
-  ok: boolean;
-  errorClass: string | null;
-  message: string;
-}
+const TEST_CONNECTION = graphql(`
+  mutation TestConnection($id: ID!) { testConnection(id: $id) { ok errorClass message } }
+`);
+
+const DELETE_CONNECTION = graphql(`
+  mutation DeleteConnection($id: ID!) { deleteConnection(id: $id) }
+`);
+
+type TestResult = ResultOf<typeof TEST_CONNECTION>["testConnection"];
 
 /** One connection in Settings: its last sync, and Edit, Test, Sync now, Show VMs, Delete. */
 export function ConnectionCard(props: {
@@ -30,7 +34,7 @@ export function ConnectionCard(props: {
   const { connection: c } = props;
   const locale = currentLanguage();
   const { syncOne, canSync } = useSync();
-  const [, test] = useMutation<{ testConnection: TestResult }>(TEST_CONNECTION);
+  const [, test] = useMutation(TEST_CONNECTION);
   const [, remove] = useMutation(DELETE_CONNECTION);
   const [testResult, setTestResult] = useState<TestResult | { pending: true }>();
   const [problem, setProblem] = useState<string>();

@@ -1,8 +1,10 @@
+import type { ConnectionKind } from "@hyperlens/shared";
 import { type FormEvent, useState } from "react";
 import { useMutation } from "urql";
-import { SAVE_CONNECTION } from "../graphql/connection-documents.ts";
-import type { Connection, ConnectionKind, MutationResult } from "../graphql/types.ts";
+import { graphql } from "../graphql/graphql.ts";
+import { ValidationErrorFields } from "../graphql/validation-error.ts";
 import { t } from "../i18n/i18n.ts";
+import { type Connection, ConnectionFields } from "./connection-fields.ts";
 import {
   type ConnectionDraft,
   type DraftProblems,
@@ -12,6 +14,45 @@ import {
   validateDraft,
 } from "./connection-validation.ts";
 import { FormField } from "./form-field.tsx";
+
+const SAVE_CONNECTION = {
+  PROXMOX: graphql(
+    `
+    mutation SaveProxmox($input: ProxmoxConnectionInput!) {
+      result: saveProxmoxConnection(input: $input) {
+        __typename
+        ...ValidationErrorFields
+        ... on MutationSaveProxmoxConnectionSuccess { data { ...ConnectionFields } }
+      }
+    }
+  `,
+    [ValidationErrorFields, ConnectionFields],
+  ),
+  VCD: graphql(
+    `
+    mutation SaveVcd($input: VcdConnectionInput!) {
+      result: saveVcdConnection(input: $input) {
+        __typename
+        ...ValidationErrorFields
+        ... on MutationSaveVcdConnectionSuccess { data { ...ConnectionFields } }
+      }
+    }
+  `,
+    [ValidationErrorFields, ConnectionFields],
+  ),
+  VCENTER: graphql(
+    `
+    mutation SaveVcenter($input: VcenterConnectionInput!) {
+      result: saveVcenterConnection(input: $input) {
+        __typename
+        ...ValidationErrorFields
+        ... on MutationSaveVcenterConnectionSuccess { data { ...ConnectionFields } }
+      }
+    }
+  `,
+    [ValidationErrorFields, ConnectionFields],
+  ),
+} as const;
 
 const SHOWN_FIELDS = ["name", "url", "username", "tokenId", "secret", "caPem"];
 
@@ -56,7 +97,7 @@ export function ConnectionForm(props: {
   const [draft, setDraft] = useState(() => draftOf(props.kind, props.connection));
   const [touched, setTouched] = useState<Partial<Record<keyof ConnectionDraft, boolean>>>({});
   const [serverProblems, setServerProblems] = useState<Record<string, string[]>>({});
-  const [, save] = useMutation<{ result: MutationResult<Connection> }>(SAVE_CONNECTION[props.kind]);
+  const [, save] = useMutation(SAVE_CONNECTION[props.kind]);
   const [isSaving, setSaving] = useState(false);
   const own: DraftProblems = validateDraft(draft);
   const isSecretKept = keepsStoredSecret(draft);

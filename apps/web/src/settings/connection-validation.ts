@@ -1,6 +1,7 @@
 // Checks the connection form can make before asking the server, so a person sees the problem
 // beside the field at once. The server checks again and its problems are shown the same way.
-import type { ConnectionKind, FieldProblem } from "../graphql/types.ts";
+import type { ConnectionKind } from "@hyperlens/shared";
+import type { FieldProblem } from "../graphql/validation-error.ts";
 import type { MessageKey } from "../i18n/i18n.ts";
 
 /**
@@ -98,9 +99,26 @@ export function keepsStoredSecret(draft: ConnectionDraft): boolean {
   );
 }
 
+/**
+ * What the three save mutations take (tokenId only Proxmox's, isProvider only Director's); tsc
+ * checks it against each source's input type where connection-form.tsx sends it.
+ */
+export interface ConnectionInput {
+  id?: string;
+  name: string;
+  url: string;
+  username: string;
+  secret?: string;
+  caPem: string | null;
+  verifyTls: boolean;
+  isActive: boolean;
+  tokenId?: string | null;
+  isProvider?: boolean;
+}
+
 /** The mutation input for a draft. A blank secret on an edit keeps the stored one. */
-export function inputFromDraft(draft: ConnectionDraft): Record<string, unknown> {
-  const input: Record<string, unknown> = {
+export function inputFromDraft(draft: ConnectionDraft): ConnectionInput {
+  const input: ConnectionInput = {
     name: draft.name.trim(),
     url: draft.url.trim(),
     username: draft.username.trim(),

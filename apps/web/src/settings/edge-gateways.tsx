@@ -1,18 +1,18 @@
 import { useQuery } from "urql";
-import { EDGE_GATEWAYS } from "../graphql/connection-documents.ts";
+import { graphql } from "../graphql/graphql.ts";
 import { t } from "../i18n/i18n.ts";
 
-interface EdgeGateway {
-  id: string;
-  name: string;
-  orgName: string | null;
-  ownerType: string | null;
-  ownerName: string | null;
-}
+const EDGE_GATEWAYS = graphql(`
+  query EdgeGateways($connectionId: ID) {
+    edgeGateways(connectionId: $connectionId) {
+      id name orgName ownerType ownerName externalId lastSeenAt
+    }
+  }
+`);
 
 /** The edge gateways a Director connection saw, with the VDC or VDC group that owns each. */
 export function EdgeGateways(props: { connectionId: string }) {
-  const [{ data, error }] = useQuery<{ edgeGateways: EdgeGateway[] }>({
+  const [{ data, error }] = useQuery({
     query: EDGE_GATEWAYS,
     variables: { connectionId: props.connectionId },
     requestPolicy: "cache-and-network",

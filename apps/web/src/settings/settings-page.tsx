@@ -1,9 +1,11 @@
+import type { ConnectionKind } from "@hyperlens/shared";
 import { CONNECTION_KINDS, MANAGE_CAPABILITY } from "@hyperlens/shared";
 import { useState } from "react";
-import type { Connection, ConnectionKind, Viewer } from "../graphql/types.ts";
+import type { Viewer } from "../app.tsx";
 import { t } from "../i18n/i18n.ts";
 import { navigate } from "../shell/router.ts";
 import { ConnectionCard } from "./connection-card.tsx";
+import type { Connection } from "./connection-fields.ts";
 import { ConnectionForm } from "./connection-form.tsx";
 
 const SLUG: Record<ConnectionKind, string> = {

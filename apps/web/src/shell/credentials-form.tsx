@@ -1,32 +1,36 @@
 import { type FormEvent, useState } from "react";
 import { useMutation } from "urql";
+import { graphql } from "../graphql/graphql.ts";
+import { ValidationErrorFields } from "../graphql/validation-error.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { formatRetryWhen } from "./retry-when.ts";
 
-const SIGN_IN = `mutation SignIn($username: String!, $password: String!) {
-  result: signIn(username: $username, password: $password) {
-    __typename ... on Error { message } ... on RateLimitedError { retryAt }
+const SIGN_IN = graphql(`
+  mutation SignIn($username: String!, $password: String!) {
+    result: signIn(username: $username, password: $password) {
+      __typename
+      ... on Error { message }
+      ... on RateLimitedError { retryAt }
+    }
   }
-}`;
-const SETUP = `mutation Setup($setupToken: String!, $username: String!, $password: String!) {
-  result: completeSetup(setupToken: $setupToken, username: $username, password: $password) {
-    __typename ... on ValidationError { message problems { field message } }
-  }
-}`;
+`);
 
-interface Outcome {
-  result: {
-    __typename: string;
-    message?: string;
-    retryAt?: string;
-    problems?: { field: string | null; message: string }[];
-  };
-}
+const SETUP = graphql(
+  `
+  mutation Setup($setupToken: String!, $username: String!, $password: String!) {
+    result: completeSetup(setupToken: $setupToken, username: $username, password: $password) {
+      __typename
+      ...ValidationErrorFields
+    }
+  }
+`,
+  [ValidationErrorFields],
+);
 
 /** First-run setup (with the printed token) or sign-in; calls onDone once a session exists. */
 export function CredentialsForm(props: { isSetup: boolean; onDone: () => void }) {
-  const [, signIn] = useMutation<Outcome>(SIGN_IN);
-  const [, setup] = useMutation<Outcome>(SETUP);
+  const [, signIn] = useMutation(SIGN_IN);
+  const [, setup] = useMutation(SETUP);
   const [problem, setProblem] = useState<string>();
   const [isBusy, setBusy] = useState(false);
 
@@ -49,8 +53,9 @@ export function CredentialsForm(props: { isSetup: boolean; onDone: () => void })
       setProblem(
         t("auth.rateLimited", { when: formatRetryWhen(currentLanguage(), outcome.retryAt) }),
       );
-    else if (outcome?.message) {
-      const details = outcome.problems?.map((p) => p.message).join(" ");
+    else if (outcome && "message" in outcome && outcome.message) {
+      const details =
+        "problems" in outcome ? outcome.problems.map((p) => p.message).join(" ") : undefined;
       setProblem(details || outcome.message);
     } else props.onDone();
   };

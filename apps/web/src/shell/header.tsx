@@ -1,10 +1,15 @@
 import { useMutation } from "urql";
-import type { Viewer } from "../graphql/types.ts";
+import type { Viewer } from "../app.tsx";
+import { graphql } from "../graphql/graphql.ts";
 import { t } from "../i18n/i18n.ts";
 import { LanguagePicker } from "./language-picker.tsx";
 import { Nav } from "./nav.tsx";
 import type { Page } from "./router.ts";
 import { ThemeToggle } from "./theme-toggle.tsx";
+
+const SIGN_OUT = graphql(`
+  mutation SignOut { signOut }
+`);
 
 /** The top bar: name, navigation, language, theme, and who is signed in. */
 export function Header(props: {
@@ -13,7 +18,7 @@ export function Header(props: {
   current: Page;
   onSignedOut: () => void;
 }) {
-  const [, signOut] = useMutation("mutation SignOut { signOut }");
+  const [, signOut] = useMutation(SIGN_OUT);
   return (
     <header className="topbar">
       <span className="brand">{t("app.title")}</span>

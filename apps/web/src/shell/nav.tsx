@@ -1,4 +1,4 @@
-import type { Viewer } from "../graphql/types.ts";
+import type { Viewer } from "../app.tsx";
 import { type MessageKey, t } from "../i18n/i18n.ts";
 import { navigate, type Page } from "./router.ts";
 

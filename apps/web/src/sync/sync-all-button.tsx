@@ -1,5 +1,5 @@
-import type { Connection } from "../graphql/types.ts";
 import { t } from "../i18n/i18n.ts";
+import type { Connection } from "../settings/connection-fields.ts";
 import { useSync } from "./sync-context.tsx";
 
 /** Syncs every active connection; absent for a viewer who may not start syncs (no RUN_SYNC). */

@@ -11,16 +11,46 @@ import {
   useState,
 } from "react";
 import { useClient } from "urql";
-import { SYNC_ALL, SYNC_CONNECTION, SYNC_PROGRESS } from "../graphql/connection-documents.ts";
+import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import {
   applyProgress,
   isSettled,
-  type ManualSyncCooldown,
   markRecent,
   markStarting,
-  type ProgressEvent,
   type ProgressState,
 } from "./sync-progress.ts";
+
+// A run handed back under the manual-sync cool-down says so; the page shows when the next is possible.
+const StartedRun = graphql(`
+  fragment StartedRun on SyncRun {
+    id outcome connection { id name kind }
+    manualSyncCooldown { secondsSinceLastRun nextManualSyncAt }
+  }
+`);
+
+const SYNC_CONNECTION = graphql(
+  `
+  mutation SyncConnection($id: ID!) { syncConnection(id: $id) { ...StartedRun } }
+`,
+  [StartedRun],
+);
+
+const SYNC_ALL = graphql(
+  `
+  mutation SyncAll { syncAll { ...StartedRun } }
+`,
+  [StartedRun],
+);
+
+const SYNC_PROGRESS = graphql(`
+  subscription SyncProgress($connectionId: ID) {
+    syncProgress(connectionId: $connectionId) {
+      at connectionId syncRunId type phase listKey listStatus count reason
+      counts { added changed removed restored unchanged seen rowsWritten }
+      outcome message errorClass guardKnown guardPresent
+    }
+  }
+`);
 
 interface SyncApi {
   /** Whether the viewer may start syncs (RUN_SYNC with view); the Sync buttons show only then. */
@@ -36,11 +66,7 @@ interface SyncApi {
 
 const SyncContext = createContext<SyncApi | undefined>(undefined);
 
-interface SyncRunRef {
-  outcome: string;
-  connection: { id: string };
-  manualSyncCooldown: ManualSyncCooldown | null;
-}
+type SyncRunRef = ResultOf<typeof StartedRun>;
 
 /** Marks the runs the server handed back under its cool-down; the others report progress. */
 function withRecentRuns(state: ProgressState, runs: readonly SyncRunRef[]): ProgressState {
@@ -69,13 +95,11 @@ export function SyncProvider(props: { isEnabled: boolean; canSync: boolean; chil
 
   useEffect(() => {
     if (!props.isEnabled) return;
-    const subscription = client
-      .subscription<{ syncProgress: ProgressEvent }>(SYNC_PROGRESS, {})
-      .subscribe((result) => {
-        const event = result.data?.syncProgress;
-        if (event) setProgress((state) => applyProgress(state, event));
-        if (result.error) setError(result.error.message);
-      });
+    const subscription = client.subscription(SYNC_PROGRESS, {}).subscribe((result) => {
+      const event = result.data?.syncProgress;
+      if (event) setProgress((state) => applyProgress(state, event));
+      if (result.error) setError(result.error.message);
+    });
     return () => subscription.unsubscribe();
   }, [client, props.isEnabled]);
 
@@ -89,7 +113,7 @@ export function SyncProvider(props: { isEnabled: boolean; canSync: boolean; chil
     async (ids: readonly string[]) => {
       setError(undefined);
       setProgress((state) => markStarting(state, ids));
-      const result = await client.mutation<{ syncAll: SyncRunRef[] }>(SYNC_ALL, {}).toPromise();
+      const result = await client.mutation(SYNC_ALL, {}).toPromise();
       if (result.error) {
         setError(result.error.message);
         setProgress({});
@@ -113,9 +137,7 @@ export function SyncProvider(props: { isEnabled: boolean; canSync: boolean; chil
     async (id: string) => {
       setError(undefined);
       setProgress((state) => markStarting(state, [id]));
-      const result = await client
-        .mutation<{ syncConnection: SyncRunRef }>(SYNC_CONNECTION, { id })
-        .toPromise();
+      const result = await client.mutation(SYNC_CONNECTION, { id }).toPromise();
       if (result.error) setError(result.error.message);
       const run = result.data?.syncConnection;
       if (run) setProgress((state) => withRecentRuns(state, [run]));

@@ -1,6 +1,6 @@
-import type { Connection } from "../graphql/types.ts";
 import { formatCount, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
+import type { Connection } from "../settings/connection-fields.ts";
 import { Badge } from "../ui/badge.tsx";
 import { failureText } from "./failure-text.ts";
 import { useSync } from "./sync-context.tsx";

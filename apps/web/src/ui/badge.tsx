@@ -1,5 +1,5 @@
+import type { ConnectionKind } from "@hyperlens/shared";
 import type { ReactNode } from "react";
-import type { ConnectionKind } from "../graphql/types.ts";
 import { t } from "../i18n/i18n.ts";
 import type { Tone } from "./tone.ts";
 

@@ -1,5 +1,5 @@
 // Which theme tone a status is drawn in. A skipped source is never "ok" (docs/behaviour.md §9).
-import type { PowerState, SyncOutcome } from "../graphql/types.ts";
+import type { NeutralPowerState as PowerState, SyncOutcome } from "@hyperlens/shared";
 
 /** A colour role from the theme tokens. */
 export type Tone = "ok" | "warn" | "danger" | "info" | "neutral";
