@@ -6,7 +6,7 @@ import type { Viewer } from "./auth/viewer.ts";
 import type { Logger } from "./logger.ts";
 import type { AppMetrics } from "./metrics/metrics.ts";
 import type { SyncCoordinator } from "./services/sync-coordinator.ts";
-import type { SyncEvents } from "./services/sync-events.ts";
+import type { SyncEvents } from "./syncs/progress-events.ts";
 import type { Tracing } from "./telemetry/tracing.ts";
 
 /** Long-lived dependencies of the server, built once at start-up. */

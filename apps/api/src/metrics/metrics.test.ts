@@ -1,7 +1,7 @@
 // GET /metrics: what an operator's Prometheus scrapes, recorded per app instance.
 import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { syncConnection } from "../services/connection-runner.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 

@@ -17,7 +17,7 @@ import {
   vcenterReleaseTraits,
 } from "@hyperlens/standins";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { syncConnection, testConnection } from "../services/connection-runner.ts";
+import { syncConnection, testConnection } from "../syncs/coordinator.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { SyncResult } from "@hyperlens/sync";
-import { type ProcessIdentity, processIdentity } from "./process-identity.ts";
+import { type ProcessIdentity, processIdentity } from "../syncs/process-identity.ts";
 
 /** A sync this replica started and the switch that stops it at its safe point. */
 export interface LocalSync {

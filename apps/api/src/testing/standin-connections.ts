@@ -4,8 +4,8 @@ import type { ConnectionKind } from "@hyperlens/shared";
 import { DEFAULT_TOKEN, DEFAULT_VCD_USERS, DEFAULT_VCENTER_USERS } from "@hyperlens/standins";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { AppServices } from "../context.ts";
-import { syncConnection } from "../services/connection-runner.ts";
 import { type ConnectionInput, saveConnection } from "../services/connections.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import { startTestApp, type TestApp } from "./test-app.ts";
 
 type Login = Pick<ConnectionInput, "username" | "tokenId" | "secret">;

@@ -9,8 +9,8 @@ import { startServer } from "../http/server.ts";
 import { createLogger } from "../logger.ts";
 import { createMetrics } from "../metrics/metrics.ts";
 import { createSyncCoordinator } from "../services/sync-coordinator.ts";
-import { createSyncEvents } from "../services/sync-events.ts";
 import { createUser } from "../services/users.ts";
+import { createSyncEvents } from "../syncs/progress-events.ts";
 import { captureLogLines, captureResponseBody, registerSecret } from "./secret-registry.ts";
 
 export interface GraphqlResponse<T = Record<string, unknown>> {

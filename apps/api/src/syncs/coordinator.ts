@@ -7,13 +7,11 @@ import type { SyncCounts, SyncProgressEvent, SyncTrigger } from "@hyperlens/shar
 import { runSync, type SyncResult, ZERO_COUNTS } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
 import { hyperMetricsOf } from "../metrics/metrics.ts";
+import { readConnectionSecret } from "../services/connections.ts";
+import { NotFoundError, SecretUnreadableError, ShuttingDownError } from "../services/errors.ts";
 import { driverFor } from "../sources/registry.ts";
 import { traceHypervisorCalls } from "../telemetry/hypervisor-call-spans.ts";
 import { type SyncSpan, startSyncSpan } from "../telemetry/sync-span.ts";
-import { readConnectionSecret } from "./connections.ts";
-import { NotFoundError, SecretUnreadableError, ShuttingDownError } from "./errors.ts";
-import { isProcessKnownDead } from "./process-identity.ts";
-import { publishProgress } from "./sync-events.ts";
 import {
   acquireLease,
   closeAbandonedRuns,
@@ -24,7 +22,9 @@ import {
   releaseLease,
   renewLease,
   takeOverLease,
-} from "./sync-lease.ts";
+} from "./lease.ts";
+import { isProcessKnownDead } from "./process-identity.ts";
+import { publishProgress } from "./progress-events.ts";
 
 /** What Test tells the administrator. */
 export interface TestResult {

@@ -4,10 +4,10 @@
 import { createProxmoxStandin, generateCluster } from "@hyperlens/standins";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { describe, expect, it } from "vitest";
+import { ShuttingDownError } from "../services/errors.ts";
+import { createSyncCoordinator, drainSyncs } from "../services/sync-coordinator.ts";
 import { eachFileConnectedTo } from "../testing/standin-connections.ts";
-import { syncConnection } from "./connection-runner.ts";
-import { ShuttingDownError } from "./errors.ts";
-import { createSyncCoordinator, drainSyncs } from "./sync-coordinator.ts";
+import { syncConnection } from "./coordinator.ts";
 
 const pve = eachFileConnectedTo("PROXMOX", "draining", () =>
   createProxmoxStandin({ cluster: generateCluster({ nodes: 1, guests: 10 }) }),

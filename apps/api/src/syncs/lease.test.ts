@@ -4,19 +4,19 @@ import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyp
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { createMetrics } from "../metrics/metrics.ts";
+import { createSyncCoordinator } from "../services/sync-coordinator.ts";
 import { startSleeper } from "../testing/sleeper-process.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { startAbandonedRunSweep } from "./abandoned-run-sweep.ts";
-import { syncConnection } from "./connection-runner.ts";
-import { createSyncCoordinator } from "./sync-coordinator.ts";
+import { syncConnection } from "./coordinator.ts";
 import {
   acquireLease,
   currentLease,
   recoverInterruptedSyncs,
   releaseLease,
   renewLease,
-} from "./sync-lease.ts";
+} from "./lease.ts";
 
 let standin: ProxmoxStandin;
 let replicaA: AppServices;
