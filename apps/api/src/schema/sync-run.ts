@@ -5,8 +5,9 @@ import { ZERO_COUNTS } from "@hyperlens/sync";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { GraphQLError } from "graphql";
 import type { Context } from "../context.ts";
+import { testConnection } from "../services/connection-test.ts";
 import { NotFoundError } from "../services/errors.ts";
-import { syncConnection, testConnection } from "../syncs/coordinator.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import {
   type ManualSyncCooldown,
   runWithinManualSyncCooldown,

@@ -7,8 +7,8 @@ import { sendJson, startHttpsServer } from "@hyperlens/hyper-http/test-support/t
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
-import { testConnection } from "../syncs/coordinator.ts";
 import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
+import { testConnection } from "./connection-test.ts";
 
 const SAVE = `mutation($input: ProxmoxConnectionInput!) {
   saveProxmoxConnection(input: $input) {

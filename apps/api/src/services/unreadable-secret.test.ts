@@ -4,9 +4,10 @@ import { RESULT_ERROR_CLASSES } from "@hyperlens/shared";
 import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyperlens/standins";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
-import { syncConnection, testConnection } from "../syncs/coordinator.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
+import { testConnection } from "./connection-test.ts";
 
 const boxOf = (key: string) => new SecretBox(loadKeyring({ key, dataDir: "/nonexistent" }));
 

@@ -1,112 +1,42 @@
-// Testing and syncing a connection: the only path from the API and the CLI to a hypervisor.
+// The syncs of one replica, and the answer to "what happens when two replicas are asked to sync the
+// same connection" (docs/behaviour.md §8: at most one sync of a connection runs, across replicas):
+//
+// 1. Both ask the database for the connection's lease (lease.ts: one INSERT … ON CONFLICT that only
+//    takes an expired row), so exactly one wins. A lease whose holder's process is known dead (same
+//    machine, its pid gone: process-identity.ts) is taken over at once instead of after its expiry.
+// 2. The winner reads the connection again under the lease (`shouldRun`: the scheduler's "still
+//    due?" is judged here, so a replica with a stale view does not sync right after another), closes
+//    the runs a dead holder left RUNNING, and syncs (run-under-lease.ts): a heartbeat renews the
+//    lease and stops the sync if it was lost, the lease row names the run, the lease is released at
+//    the end.
+// 3. The other never starts a parallel sync. A manual request (`syncConnection`) joins: it reports
+//    the holder's run as its own and polls the lease until that run ends. If the holder lets go
+//    without finishing it (it died, and its run was closed as interrupted) or is known dead, the
+//    request goes round its loop again and tries to take the lease itself. The scheduler and
+//    `sync --all` (`trySyncConnection`) only hear "held"; the scheduler does not ask again before
+//    the lease expires.
+// 4. On one replica, a request that comes while another's attempt is under way waits for that
+//    attempt and joins its sync without asking the database (or, if it started none, tries itself).
+//
+// One coordinator per app instance (several in one process behave as separate replicas, as tests
+// use them); its running syncs and its "stopping" switch change only here.
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
-import type { Connection } from "@hyperlens/db";
-import { isHyperError } from "@hyperlens/hyper-http";
-import type { SyncCounts, SyncProgressEvent, SyncTrigger } from "@hyperlens/shared";
-import { runSync, type SyncResult, ZERO_COUNTS } from "@hyperlens/sync";
+import { hostname } from "node:os";
+import type { SyncResult } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
-import { hyperMetricsOf } from "../metrics/metrics.ts";
-import { readConnectionSecret } from "../services/connections.ts";
-import { NotFoundError, SecretUnreadableError, ShuttingDownError } from "../services/errors.ts";
-import { driverFor } from "../sources/registry.ts";
-import { traceHypervisorCalls } from "../telemetry/hypervisor-call-spans.ts";
-import { type SyncSpan, startSyncSpan } from "../telemetry/sync-span.ts";
+import { findConnection } from "../services/connections.ts";
+import { NotFoundError, ShuttingDownError } from "../services/errors.ts";
+import { joinHolder } from "./join-holder.ts";
 import {
   acquireLease,
   closeAbandonedRuns,
   currentLease,
-  INTERRUPTED_ERROR_CLASS,
   type LeaseHolder,
-  recordLeaseRun,
   releaseLease,
-  renewLease,
   takeOverLease,
 } from "./lease.ts";
-import { isProcessKnownDead } from "./process-identity.ts";
-import { publishProgress } from "./progress-events.ts";
-
-/** What Test tells the administrator. */
-export interface TestResult {
-  ok: boolean;
-  errorClass: string | null;
-  message: string;
-}
-
-async function loadConnection(services: AppServices, id: string): Promise<Connection> {
-  const connection = await services.prisma.connection.findUnique({ where: { id } });
-  if (!connection) throw new NotFoundError(`No connection with id ${id} exists.`);
-  return connection;
-}
-
-function openSession(
-  services: AppServices,
-  connection: Connection,
-  secret: string,
-  correlationId: string,
-  syncSpan?: SyncSpan,
-) {
-  const driver = driverFor(connection.kind);
-  if (!driver)
-    throw new NotFoundError(`Connections of kind ${connection.kind} cannot be synced yet.`);
-  const logger = services.logger.child({ connectionId: connection.id, correlationId });
-  const tracer = services.tracing?.tracer;
-  return driver.open(connection, secret, {
-    logger:
-      tracer && syncSpan
-        ? traceHypervisorCalls(logger, tracer, syncSpan.context, connection)
-        : logger,
-    correlationId,
-    metrics: hyperMetricsOf(services.metrics),
-    allowLoopbackTargets: services.targetPolicy.allowLoopbackTargets,
-  });
-}
-
-/** Logs in and reads something small; reports the real reason on failure. */
-export async function testConnection(services: AppServices, id: string): Promise<TestResult> {
-  const connection = await loadConnection(services, id);
-  try {
-    const secret = await readConnectionSecret(services.prisma, services.secrets, id);
-    const session = openSession(services, connection, secret, randomUUID());
-    try {
-      const { summary, privilegeWarning = null } = await session.test();
-      await services.prisma.connection.update({ where: { id }, data: { privilegeWarning } });
-      return {
-        ok: true,
-        errorClass: null,
-        message: privilegeWarning ? `${summary} Warning: ${privilegeWarning}` : summary,
-      };
-    } finally {
-      await session.close();
-    }
-  } catch (error) {
-    if (isHyperError(error))
-      return { ok: false, errorClass: error.errorClass, message: error.message };
-    if (error instanceof NotFoundError)
-      return { ok: false, errorClass: "config", message: error.message };
-    if (error instanceof SecretUnreadableError)
-      return { ok: false, errorClass: error.errorClass, message: error.message };
-    throw error;
-  }
-}
-
-/** A sync that has been asked for: its run id once the run is recorded, and its end. */
-export interface StartedSync {
-  syncRunId: Promise<string>;
-  done: Promise<SyncResult>;
-}
-
-/** Options of a sync request. */
-export interface SyncOptions {
-  trigger: SyncTrigger;
-  dryRun?: boolean;
-  /**
-   * Checked on the connection as read once the lease is held: false gives the lease back without
-   * syncing (the scheduler and `sync --all` pass "still due", so a replica whose view is stale
-   * does not sync a connection another replica has just synced).
-   */
-  shouldRun?: (connection: Connection) => boolean;
-}
+import { isProcessKnownDead, type ProcessIdentity, processIdentity } from "./process-identity.ts";
+import { runUnderLease, type StartedSync, type SyncOptions } from "./run-under-lease.ts";
 
 /** What a sync attempt came to: started here, held by someone else, or not needed. */
 export type SyncAttempt =
@@ -114,158 +44,212 @@ export type SyncAttempt =
   | { kind: "held"; lease: LeaseHolder | undefined }
   | { kind: "skipped" };
 
+/** The syncs of one replica. */
+export interface SyncCoordinator {
+  /** The lease holder name: host, process and instance, so an operator can tell replicas apart. */
+  readonly holder: string;
+  /** This process as another server on the machine can check it, stored with each lease taken. */
+  readonly holderProcess: ProcessIdentity | null;
+  readonly leaseTtlMs: number;
+  /** How often a request that joined another replica's sync checks on it. */
+  readonly joinPollMs: number;
+  /** The clock runs are stamped with and due-ness is judged by (tests). */
+  readonly now: () => Date;
+  /** True once the server stops taking syncs (shutdown). */
+  readonly isStopping: boolean;
+  /** Whether this replica is syncing the connection, or trying to. */
+  isSyncingHere(connectionId: string): boolean;
+  /** See {@link trySyncConnection}. */
+  trySync(services: AppServices, id: string, options: SyncOptions): Promise<SyncAttempt>;
+  /** See {@link syncConnection}. */
+  sync(services: AppServices, id: string, options: SyncOptions): StartedSync;
+  /** Refuses new syncs from now on; the running ones go on. */
+  stopTakingSyncs(): void;
+  /**
+   * Stops taking syncs, lets the running ones finish for up to `graceMs`, then stops the rest at
+   * their safe point and waits for them to record their outcome, log out and release their leases.
+   */
+  drain(graceMs: number): Promise<void>;
+}
+
+/** Options of {@link createSyncCoordinator}. */
+export interface SyncCoordinatorOptions {
+  leaseTtlMs?: number;
+  joinPollMs?: number;
+  now?: () => Date;
+  /** A label put in front of the holder name ("cli" for the command line). */
+  role?: string;
+}
+
+/** A sync this replica started and the switch that stops it at its safe point. */
+interface LocalSync {
+  controller: AbortController;
+  /** Settles when the attempt is over (started and finished, or not started). */
+  settled: Promise<unknown>;
+  /** The sync, once it holds the lease. */
+  started: Promise<StartedSync | undefined>;
+}
+
 const SHUTTING_DOWN = "The server is shutting down and starts no new syncs; try again shortly.";
 
-function resultOfRun(run: {
-  id: string;
-  outcome: string;
-  counts: unknown;
-  message: string | null;
-  guardFired: boolean;
-  errorClass: string | null;
-}): SyncResult {
-  const outcome = run.outcome === "RUNNING" ? "FAILED" : (run.outcome as SyncResult["outcome"]);
-  return {
-    syncRunId: run.id,
-    outcome,
-    counts: { ...ZERO_COUNTS, ...(run.counts as Partial<SyncCounts>) },
-    message: run.message ?? "",
-    guardFired: run.guardFired,
-    suppressed: [],
-    ...(run.errorClass ? { errorClass: run.errorClass } : {}),
-  };
-}
-
-/** Keeps the lease alive while the sync runs; stops the sync when the lease is lost. */
-function startHeartbeat(
+/**
+ * Tries to start a sync of one connection here; never waits for another's. The scheduler and
+ * `sync --all` use it. Throws a ShuttingDownError once the server stops taking work.
+ */
+export function trySyncConnection(
   services: AppServices,
-  connectionId: string,
-  controller: AbortController,
-): () => void {
-  const { syncs, prisma, logger } = services;
-  let lastRenewed = Date.now();
-  const timer = setInterval(
-    async () => {
-      try {
-        if (await renewLease(prisma, connectionId, syncs.holder, syncs.leaseTtlMs)) {
-          lastRenewed = Date.now();
-          return;
-        }
-        // TRAP: docs/behaviour.md §8 — a holder whose lease was taken over must stop, or two syncs of one
-        // connection would run at once.
-        logger.warn({ connectionId }, "Sync lease lost to another server; stopping this sync");
-        controller.abort(new Error("Another server took over this connection's sync."));
-      } catch (error) {
-        logger.warn({ err: error, connectionId }, "Could not renew the sync lease");
-        if (Date.now() - lastRenewed > syncs.leaseTtlMs) {
-          controller.abort(new Error("The sync lease could not be renewed."));
-        }
-      }
-    },
-    Math.max(200, Math.floor(syncs.leaseTtlMs / 3)),
-  );
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-function runUnderLease(
-  services: AppServices,
-  connection: Connection,
+  id: string,
   options: SyncOptions,
-  controller: AbortController,
+): Promise<SyncAttempt> {
+  return services.syncs.trySync(services, id, options);
+}
+
+/**
+ * Syncs one connection now (manual: UI, API, CLI). A second request while one runs — here or on
+ * another replica — joins the running one and reports its run; it never starts a parallel sync.
+ * Throws a ShuttingDownError once the server stops taking work.
+ */
+export function syncConnection(
+  services: AppServices,
+  id: string,
+  options: SyncOptions,
 ): StartedSync {
-  const { syncs, prisma, metrics } = services;
-  const id = connection.id;
-  let announce: (id: string) => void = () => {};
-  const syncRunId = new Promise<string>((resolve) => {
-    announce = resolve;
-  });
-  const stopHeartbeat = startHeartbeat(services, id, controller);
-  const startedAt = performance.now();
-  const done = (async () => {
-    const correlationId = randomUUID();
-    const tracer = services.tracing?.tracer;
-    const span = tracer
-      ? startSyncSpan(tracer, {
-          connectionId: id,
-          kind: connection.kind,
-          trigger: options.trigger,
-          isDryRun: options.dryRun ?? false,
-          correlationId,
-        })
-      : undefined;
-    let runId: string | null = null;
-    const emit = (event: SyncProgressEvent) => {
-      if (event.type === "started") {
-        runId = event.syncRunId;
-        announce(runId);
-        span?.setRunId(runId);
-        recordLeaseRun(prisma, id, syncs.holder, runId).catch((error: unknown) =>
-          services.logger.warn(
-            { err: error, connectionId: id },
-            "Could not record the lease's run",
-          ),
-        );
+  return services.syncs.sync(services, id, options);
+}
+
+/** Creates the sync coordinator of one app instance. */
+export function createSyncCoordinator(options: SyncCoordinatorOptions = {}): SyncCoordinator {
+  const running = new Map<string, LocalSync>();
+  let isStopping = false;
+
+  /** Starts an attempt here, known to this replica until it is over. */
+  function attemptHere(services: AppServices, id: string, options: SyncOptions) {
+    const controller = new AbortController();
+    const attempt = attemptUnderLease(services, coordinator, id, options, controller);
+    const started = attempt.then(
+      (a) => (a.kind === "started" ? a.sync : undefined),
+      () => undefined,
+    );
+    const settled = started.then((sync) => sync?.done.catch(() => undefined));
+    const entry = { controller, started, settled };
+    running.set(id, entry);
+    // Registered first, so anyone waiting on this entry finds it gone when they look again.
+    void settled.finally(() => {
+      if (running.get(id) === entry) running.delete(id);
+    });
+    return attempt;
+  }
+
+  async function trySync(
+    services: AppServices,
+    id: string,
+    options: SyncOptions,
+  ): Promise<SyncAttempt> {
+    for (;;) {
+      if (isStopping) throw new ShuttingDownError(SHUTTING_DOWN);
+      const local = running.get(id);
+      if (!local) return attemptHere(services, id, options);
+      if (await local.started) {
+        services.metrics.leaseContention.inc({ trigger: options.trigger, held_by: "this_server" });
+        return { kind: "held", lease: undefined };
       }
-      publishProgress(services.events, {
-        connectionId: id,
-        syncRunId: runId,
-        at: new Date().toISOString(),
-        event,
-      });
-    };
-    const running = runSync({
-      prisma,
-      connectionId: id,
-      source: connection.kind,
-      trigger: options.trigger,
-      dryRun: options.dryRun ?? false,
-      correlationId,
-      emit,
-      now: syncs.now,
-      signal: controller.signal,
-      read: async (signal) => {
-        const secret = await readConnectionSecret(prisma, services.secrets, id);
-        const session = openSession(services, connection, secret, correlationId, span);
-        try {
-          return await session.read(signal);
-        } finally {
-          // TRAP: docs/behaviour.md §4 — Director/vCenter sessions are logged out after a stopped sync too.
-          await session.close();
-        }
-      },
-    });
-    try {
-      const result = await running;
-      span?.finish(result);
-      return result;
-    } catch (error) {
-      span?.fail(error);
-      throw error;
+      // That attempt started nothing (held elsewhere, not wanted, or failed) and is going: look again.
     }
-  })()
-    .then((result) => {
-      const source = connection.kind;
-      metrics.syncDuration.observe(
-        { source, outcome: result.outcome },
-        (performance.now() - startedAt) / 1000,
-      );
-      metrics.syncRuns.inc({ source, outcome: result.outcome, trigger: options.trigger });
-      if (result.guardFired) metrics.guardActivations.inc({ source });
-      return result;
-    })
-    .finally(async () => {
-      stopHeartbeat();
-      await releaseLease(prisma, id, syncs.holder).catch((error: unknown) =>
-        services.logger.warn({ err: error, connectionId: id }, "Could not release the sync lease"),
-      );
+  }
+
+  async function startOrJoin(
+    services: AppServices,
+    id: string,
+    options: SyncOptions,
+    onRunId: (runId: string) => void,
+  ): Promise<SyncResult> {
+    for (;;) {
+      const attempt = await trySync(services, id, options);
+      if (attempt.kind === "started") return follow(attempt.sync, onRunId);
+      if (attempt.kind === "skipped") {
+        throw isStopping
+          ? new ShuttingDownError(SHUTTING_DOWN)
+          : new NotFoundError(`Connection ${id} was not synced.`);
+      }
+      if (!attempt.lease) {
+        const local = running.get(id);
+        const started = local ? await local.started : undefined;
+        if (started) return follow(started, onRunId);
+      }
+      const result = await joinHolder(services, coordinator.joinPollMs, id, attempt.lease, onRunId);
+      if (result) return result;
+      // The holder is gone without finishing: this request becomes the sync (or joins whoever
+      // was faster) on its next round.
+    }
+  }
+
+  function sync(services: AppServices, id: string, options: SyncOptions): StartedSync {
+    if (isStopping) throw new ShuttingDownError(SHUTTING_DOWN);
+    // A promise settles once: the first run id announced is the one this request reports.
+    let announce: (id: string) => void = () => {};
+    const syncRunId = new Promise<string>((resolve) => {
+      announce = resolve;
     });
-  return { syncRunId: Promise.race([syncRunId, done.then((r) => r.syncRunId)]), done };
+    const done = startOrJoin(services, id, options, announce);
+    // Callers may only wait for the start; a failure must still not become an unhandled rejection.
+    done.catch((error: unknown) =>
+      services.logger.error({ err: error, connectionId: id }, "Sync could not run"),
+    );
+    // A sync that fails before its run is recorded (unknown connection) ends the wait too.
+    return { syncRunId: Promise.race([syncRunId, done.then((r) => r.syncRunId)]), done };
+  }
+
+  async function drain(graceMs: number): Promise<void> {
+    isStopping = true;
+    const all = () => Promise.allSettled([...running.values()].map((s) => s.settled));
+    let timer: NodeJS.Timeout | undefined;
+    const isDrained = await Promise.race([
+      all().then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (isDrained) return;
+    for (const local of running.values()) {
+      local.controller.abort(new Error("The server is shutting down."));
+    }
+    await all();
+  }
+
+  const coordinator: SyncCoordinator = {
+    holder: `${options.role ?? "api"}@${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    holderProcess: processIdentity(),
+    leaseTtlMs: options.leaseTtlMs ?? 60_000,
+    joinPollMs: options.joinPollMs ?? 500,
+    now: options.now ?? (() => new Date()),
+    get isStopping() {
+      return isStopping;
+    },
+    isSyncingHere: (connectionId) => running.has(connectionId),
+    trySync,
+    sync,
+    stopTakingSyncs: () => {
+      isStopping = true;
+    },
+    drain,
+  };
+  return coordinator;
+}
+
+/** Reports a sync's run id as soon as it is known, and ends with it. */
+function follow(sync: StartedSync, onRunId: (runId: string) => void): Promise<SyncResult> {
+  sync.syncRunId.then(onRunId, () => {});
+  return sync.done;
 }
 
 /** Takes the lease when it is free or expired, or its holder's process is known dead. */
-async function holdLease(services: AppServices, id: string): Promise<boolean> {
-  const { syncs, prisma } = services;
+async function holdLease(
+  services: AppServices,
+  syncs: SyncCoordinator,
+  id: string,
+): Promise<boolean> {
+  const { prisma } = services;
   const { holder, holderProcess, leaseTtlMs } = syncs;
   if (await acquireLease(prisma, id, holder, leaseTtlMs, holderProcess)) return true;
   const lease = await currentLease(prisma, id);
@@ -275,16 +259,18 @@ async function holdLease(services: AppServices, id: string): Promise<boolean> {
   return takeOverLease(prisma, id, lease.holder, holder, leaseTtlMs, holderProcess);
 }
 
-async function attemptSync(
+/** Takes the lease and, when the connection still wants it, starts its sync here. */
+async function attemptUnderLease(
   services: AppServices,
+  syncs: SyncCoordinator,
   id: string,
   options: SyncOptions,
   controller: AbortController,
 ): Promise<SyncAttempt> {
-  const { syncs, prisma } = services;
-  await loadConnection(services, id);
+  const { prisma } = services;
+  await findConnection(prisma, id);
   // TRAP: docs/behaviour.md §8 — every sync, scheduled or manual, of this replica or another, takes the lease.
-  if (!(await holdLease(services, id))) {
+  if (!(await holdLease(services, syncs, id))) {
     services.metrics.leaseContention.inc({ trigger: options.trigger, held_by: "another_server" });
     return { kind: "held", lease: await currentLease(prisma, id) };
   }
@@ -303,139 +289,12 @@ async function attemptSync(
         "Closed runs of a server that stopped",
       );
     }
-    return { kind: "started", sync: runUnderLease(services, connection, options, controller) };
+    return {
+      kind: "started",
+      sync: runUnderLease(services, syncs, connection, options, controller),
+    };
   } catch (error) {
     await releaseLease(prisma, id, syncs.holder).catch(() => {});
     throw error;
   }
-}
-
-/**
- * Tries to start a sync of one connection here; never waits for another's. The scheduler and
- * `sync --all` use it. Throws a ShuttingDownError once the server stops taking work.
- */
-export function trySyncConnection(
-  services: AppServices,
-  id: string,
-  options: SyncOptions,
-): Promise<SyncAttempt> {
-  const { syncs } = services;
-  if (syncs.isStopping) return Promise.reject(new ShuttingDownError(SHUTTING_DOWN));
-  const local = syncs.running.get(id);
-  if (local) {
-    return local.started.then((started) => {
-      if (!started) return trySyncConnection(services, id, options);
-      services.metrics.leaseContention.inc({ trigger: options.trigger, held_by: "this_server" });
-      return { kind: "held", lease: undefined };
-    });
-  }
-  const controller = new AbortController();
-  const attempt = attemptSync(services, id, options, controller);
-  const started = attempt.then(
-    (a) => (a.kind === "started" ? a.sync : undefined),
-    () => undefined,
-  );
-  const settled = started.then((sync) => sync?.done.catch(() => undefined));
-  const entry = { controller, started, settled };
-  syncs.running.set(id, entry);
-  // Registered first, so anyone waiting on this entry finds it gone when they look again.
-  void settled.finally(() => {
-    if (syncs.running.get(id) === entry) syncs.running.delete(id);
-  });
-  return attempt;
-}
-
-/** Waits for another holder's run; takes over when that holder stops holding the lease. */
-async function joinHeld(
-  services: AppServices,
-  id: string,
-  options: SyncOptions,
-  lease: LeaseHolder | undefined,
-  onRunId: (runId: string) => void,
-): Promise<SyncResult> {
-  const { prisma, syncs } = services;
-  // A run closed as interrupted was not finished by its holder, who died: not the sync asked for.
-  const finished = async (runId: string | null) => {
-    const run = runId ? await prisma.syncRun.findUnique({ where: { id: runId } }) : null;
-    return run && run.outcome !== "RUNNING" && run.errorClass !== INTERRUPTED_ERROR_CLASS
-      ? run
-      : undefined;
-  };
-  let current = lease;
-  // Released between our attempt and our look: wait a moment before trying again.
-  if (!current) await sleep(syncs.joinPollMs);
-  // TRAP: docs/behaviour.md §8 — a holder known dead is doing no sync: its run is never reported as this one.
-  while (current && !isProcessKnownDead(current.holderProcess)) {
-    if (current.syncRunId) onRunId(current.syncRunId);
-    const run = await finished(current.syncRunId);
-    if (run) return resultOfRun(run);
-    await sleep(syncs.joinPollMs);
-    const next = await currentLease(prisma, id);
-    if (!next) {
-      // Released: the run has its outcome unless its holder died (then the next holder closes it).
-      const released = await finished(current.syncRunId);
-      if (released) return resultOfRun(released);
-    }
-    if (!next || next.holder !== current.holder) break;
-    current = next;
-  }
-  // The holder is gone: this request becomes the sync (or joins whoever was faster).
-  return startOrJoin(services, id, options, onRunId);
-}
-
-async function startOrJoin(
-  services: AppServices,
-  id: string,
-  options: SyncOptions,
-  onRunId: (runId: string) => void,
-): Promise<SyncResult> {
-  const attempt = await trySyncConnection(services, id, options);
-  if (attempt.kind === "started") {
-    attempt.sync.syncRunId.then(onRunId, () => {});
-    return attempt.sync.done;
-  }
-  if (attempt.kind === "skipped") {
-    throw services.syncs.isStopping
-      ? new ShuttingDownError(SHUTTING_DOWN)
-      : new NotFoundError(`Connection ${id} was not synced.`);
-  }
-  if (!attempt.lease) {
-    const local = services.syncs.running.get(id);
-    const started = local ? await local.started : undefined;
-    if (started) {
-      started.syncRunId.then(onRunId, () => {});
-      return started.done;
-    }
-  }
-  return joinHeld(services, id, options, attempt.lease, onRunId);
-}
-
-/**
- * Syncs one connection now (manual: UI, API, CLI). A second request while one runs — here or on
- * another replica — joins the running one and reports its run; it never starts a parallel sync.
- * Throws a ShuttingDownError once the server stops taking work.
- */
-export function syncConnection(
-  services: AppServices,
-  id: string,
-  options: SyncOptions,
-): StartedSync {
-  if (services.syncs.isStopping) throw new ShuttingDownError(SHUTTING_DOWN);
-  let announce: (id: string) => void = () => {};
-  let isAnnounced = false;
-  const syncRunId = new Promise<string>((resolve) => {
-    announce = resolve;
-  });
-  const onRunId = (runId: string) => {
-    if (isAnnounced) return;
-    isAnnounced = true;
-    announce(runId);
-  };
-  const done = startOrJoin(services, id, options, onRunId);
-  // Callers may only wait for the start; a failure must still not become an unhandled rejection.
-  done.catch((error: unknown) =>
-    services.logger.error({ err: error, connectionId: id }, "Sync could not run"),
-  );
-  // A sync that fails before its run is recorded (unknown connection) ends the wait too.
-  return { syncRunId: Promise.race([syncRunId, done.then((r) => r.syncRunId)]), done };
 }

@@ -4,12 +4,11 @@ import { createProxmoxStandin, generateCluster, type ProxmoxStandin } from "@hyp
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { createMetrics } from "../metrics/metrics.ts";
-import { createSyncCoordinator } from "../services/sync-coordinator.ts";
 import { startSleeper } from "../testing/sleeper-process.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { startAbandonedRunSweep } from "./abandoned-run-sweep.ts";
-import { syncConnection } from "./coordinator.ts";
+import { createSyncCoordinator, syncConnection } from "./coordinator.ts";
 import {
   acquireLease,
   currentLease,

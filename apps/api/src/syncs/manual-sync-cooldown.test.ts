@@ -6,10 +6,9 @@ import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { startServer } from "../http/server.ts";
-import { createSyncCoordinator } from "../services/sync-coordinator.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, testConfig } from "../testing/test-app.ts";
-import { syncConnection } from "./coordinator.ts";
+import { createSyncCoordinator, syncConnection } from "./coordinator.ts";
 
 type Run = {
   id: string;

@@ -81,7 +81,7 @@ export function createScheduler(services: AppServices, options: SchedulerOptions
   }
 
   async function startIfDue(entry: Entry, at: Date) {
-    if (services.syncs.running.has(entry.id)) return;
+    if (services.syncs.isSyncingHere(entry.id)) return;
     if (at.getTime() < entry.heldUntil) return;
     if (at.getTime() < dueAt(entry, entry.jitterMs, entry.firstSeenAt)) return;
     const attempt = await trySyncConnection(services, entry.id, {
