@@ -7,12 +7,12 @@ import { startDemo } from "./demo.ts";
 import { startServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createMetrics } from "./metrics/metrics.ts";
-import { createScheduler } from "./scheduler/scheduler.ts";
-import { startAbandonedRunSweep } from "./services/abandoned-run-sweep.ts";
-import { createSyncCoordinator, drainSyncs } from "./services/sync-coordinator.ts";
-import { connectRedisSyncEvents, createSyncEvents } from "./services/sync-events.ts";
-import { recoverInterruptedSyncs } from "./services/sync-lease.ts";
 import { hasAnyUser } from "./services/users.ts";
+import { startAbandonedRunSweep } from "./syncs/abandoned-run-sweep.ts";
+import { createSyncCoordinator } from "./syncs/coordinator.ts";
+import { recoverInterruptedSyncs } from "./syncs/lease.ts";
+import { connectRedisSyncEvents, createSyncEvents } from "./syncs/progress-events.ts";
+import { createScheduler } from "./syncs/scheduler.ts";
 import { startTracing } from "./telemetry/tracing.ts";
 
 /** A running Hyperlens and how to stop it. */
@@ -117,10 +117,10 @@ export async function startApp(
       // Stop taking work, let running syncs end (or stop them at their safe point), then close.
       close: () => {
         closing ??= (async () => {
-          services.syncs.isStopping = true;
+          services.syncs.stopTakingSyncs();
           await scheduler?.stop();
           await sweep.stop();
-          await drainSyncs(services.syncs, config.shutdownGraceMs);
+          await services.syncs.drain(config.shutdownGraceMs);
           await server.close();
           await demo?.close();
           await closeServices(services);

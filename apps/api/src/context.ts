@@ -5,8 +5,8 @@ import type { SetupTokens } from "./auth/setup-token.ts";
 import type { Viewer } from "./auth/viewer.ts";
 import type { Logger } from "./logger.ts";
 import type { AppMetrics } from "./metrics/metrics.ts";
-import type { SyncCoordinator } from "./services/sync-coordinator.ts";
-import type { SyncEvents } from "./services/sync-events.ts";
+import type { SyncCoordinator } from "./syncs/coordinator.ts";
+import type { SyncEvents } from "./syncs/progress-events.ts";
 import type { Tracing } from "./telemetry/tracing.ts";
 
 /** Long-lived dependencies of the server, built once at start-up. */

@@ -8,8 +8,8 @@ import { randomInt } from "node:crypto";
 import { SeededRandom } from "@hyperlens/standins/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AppServices } from "./context.ts";
-import { syncConnection } from "./services/connection-runner.ts";
 import { saveConnection } from "./services/connections.ts";
+import { syncConnection } from "./syncs/coordinator.ts";
 import {
   expectConsistentAfterKill,
   expectNoAbandonedRun,

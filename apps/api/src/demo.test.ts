@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_PROXMOX_NAME, DEMO_VCD_NAME, DEMO_VCENTER_NAME, startDemo } from "./demo.ts";
-import { syncConnection } from "./services/connection-runner.ts";
+import { syncConnection } from "./syncs/coordinator.ts";
 import { createTestServices } from "./testing/test-app.ts";
 
 describe("demo mode", () => {

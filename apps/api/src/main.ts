@@ -3,7 +3,7 @@ import { DatabaseStartupError, SecretKeyFormatError } from "@hyperlens/db";
 import { startApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { limitHeapGrowth } from "./heap-growth.ts";
-import { RedisStartupError } from "./services/sync-events.ts";
+import { RedisStartupError } from "./syncs/progress-events.ts";
 
 const STARTUP_ERRORS = [ConfigError, DatabaseStartupError, SecretKeyFormatError, RedisStartupError];
 

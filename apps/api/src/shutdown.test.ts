@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeServices, createServices } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
-import { syncConnection } from "./services/connection-runner.ts";
+import { syncConnection } from "./syncs/coordinator.ts";
 import { saveStandinConnection } from "./testing/standin-connections.ts";
 
 let standin: VcdStandin;

@@ -31,9 +31,9 @@ import { loadConfig } from "../config.ts";
 import type { AppServices } from "../context.ts";
 import { startServer } from "../http/server.ts";
 import { createLogger } from "../logger.ts";
-import { syncConnection } from "../services/connection-runner.ts";
 import { saveConnection } from "../services/connections.ts";
 import { createUser } from "../services/users.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 
 const main = path.join(import.meta.dirname, "main.ts");
 const GUESTS = 1500;

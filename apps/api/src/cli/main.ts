@@ -16,8 +16,8 @@ import {
   rotationSecretBox,
   SecretRotationError,
 } from "../services/secret-rotation.ts";
-import { RedisStartupError } from "../services/sync-events.ts";
 import { createUser } from "../services/users.ts";
+import { RedisStartupError } from "../syncs/progress-events.ts";
 import { describeBuild } from "../version.ts";
 import { NotEmbeddedError, runBackupCommand, runRestoreCommand } from "./backup-command.ts";
 import { readPassword } from "./read-password.ts";

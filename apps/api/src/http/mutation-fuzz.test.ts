@@ -23,7 +23,6 @@ import { createSession, SESSION_COOKIE } from "../auth/sessions.ts";
 import { checkAsyncProperty } from "../properties/harness.ts";
 import { schema } from "../schema/index.ts";
 import { saveConnection } from "../services/connections.ts";
-import { drainSyncs } from "../services/sync-coordinator.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 import { expectConsistentDatabase } from "./fuzz/database-consistency.ts";
 import { mutationRequests } from "./fuzz/mutation-requests.ts";
@@ -174,7 +173,7 @@ describe("hostile input on every mutation", () => {
       expect(after.body.data?.viewer.username).toBe("admin");
       expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
 
-      await drainSyncs(app.services.syncs, 30_000);
+      await app.services.syncs.drain(30_000);
       await expectConsistentDatabase(app.services);
     },
     90_000 + RUNS * 250,

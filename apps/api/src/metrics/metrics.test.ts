@@ -5,7 +5,7 @@ import {
   type ProxmoxStandin,
 } from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { syncConnection } from "../services/connection-runner.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 

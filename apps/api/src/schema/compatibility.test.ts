@@ -17,7 +17,8 @@ import {
   vcenterReleaseTraits,
 } from "@hyperlens/standins/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { syncConnection, testConnection } from "../services/connection-runner.ts";
+import { testConnection } from "../services/connection-test.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 

@@ -9,7 +9,7 @@ import {
   type VcenterStandin,
 } from "@hyperlens/standins/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { syncConnection } from "../services/connection-runner.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
 

@@ -5,13 +5,14 @@ import { ZERO_COUNTS } from "@hyperlens/sync";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { GraphQLError } from "graphql";
 import type { Context } from "../context.ts";
-import { syncConnection, testConnection } from "../services/connection-runner.ts";
+import { testConnection } from "../services/connection-test.ts";
 import { NotFoundError } from "../services/errors.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import {
   type ManualSyncCooldown,
   runWithinManualSyncCooldown,
-} from "../services/manual-sync-cooldown.ts";
-import type { SyncProgress } from "../services/sync-events.ts";
+} from "../syncs/manual-sync-cooldown.ts";
+import type { SyncProgress } from "../syncs/progress-events.ts";
 import { builder } from "./builder.ts";
 import { ConnectionNode, SyncOutcomeEnum } from "./connection.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";

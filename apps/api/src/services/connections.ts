@@ -16,6 +16,7 @@ import {
 } from "@hyperlens/hyper-http";
 import { SECRET_PLACEHOLDER } from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
+import { connectionSettings } from "../sources/connection-settings.ts";
 import { recordAudit } from "./audit.ts";
 import {
   type FieldProblem,
@@ -51,22 +52,6 @@ export interface ConnectionInput {
   isActive?: boolean | null;
   /** Requests in flight at once to this hypervisor (1–16, default 4). */
   maxConcurrentRequests?: number | null;
-}
-
-/** Non-secret settings kept in the connection's `settings` JSON. */
-export interface ConnectionSettings {
-  maxConcurrentRequests?: number;
-}
-
-/** Proxmox's API proxy runs 3 workers by default; 4 keeps them busy without queueing much. */
-export const DEFAULT_MAX_CONCURRENT_REQUESTS = 4;
-
-/** The settings of a stored connection, with defaults. */
-export function connectionSettings(
-  connection: Pick<Connection, "settings">,
-): Required<ConnectionSettings> {
-  const stored = (connection.settings ?? {}) as ConnectionSettings;
-  return { maxConcurrentRequests: stored.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS };
 }
 
 const USER_AT_REALM = /^[^@\s:]+@[^@\s:]+$/;
@@ -273,14 +258,20 @@ async function updateConnection(
   return tx.connection.findUniqueOrThrow({ where: { id: existing.id } });
 }
 
+/** The stored connection; a NotFoundError when there is none with that id. */
+export async function findConnection(prisma: PrismaClient, id: string): Promise<Connection> {
+  const connection = await prisma.connection.findUnique({ where: { id } });
+  if (!connection) throw new NotFoundError(`No connection with id ${id} exists.`);
+  return connection;
+}
+
 /** Deletes a connection and, explicitly, every inventory row it owns. */
 export async function deleteConnection(
   prisma: PrismaClient,
   id: string,
   actor: Viewer | null,
 ): Promise<Connection> {
-  const connection = await prisma.connection.findUnique({ where: { id } });
-  if (!connection) throw new NotFoundError(`No connection with id ${id} exists.`);
+  const connection = await findConnection(prisma, id);
   await prisma.$transaction(async (tx) => {
     // TRAP: docs/behaviour.md §1 — rows are deleted by name, not left to a cascade that a schema change could drop.
     const vmIds = (

@@ -8,7 +8,7 @@ import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
-import { testConnection } from "./connection-runner.ts";
+import { testConnection } from "./connection-test.ts";
 
 const SAVE = `mutation($input: ProxmoxConnectionInput!) {
   saveProxmoxConnection(input: $input) {

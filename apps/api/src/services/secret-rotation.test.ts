@@ -23,7 +23,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
-import { testConnection } from "./connection-runner.ts";
+import { testConnection } from "./connection-test.ts";
 import { rotateSecrets, rotationKeyring, SecretRotationError } from "./secret-rotation.ts";
 
 const tenant = DEFAULT_VCD_USERS.find((u) => u.role !== "provider");

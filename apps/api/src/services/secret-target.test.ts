@@ -20,7 +20,7 @@ import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
-import { testConnection } from "./connection-runner.ts";
+import { testConnection } from "./connection-test.ts";
 
 /** Every request a listener received, with its headers and body (Basic credentials decoded). */
 interface ListenerLog {

@@ -8,9 +8,10 @@ import {
 } from "@hyperlens/standins/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
-import { syncConnection, testConnection } from "./connection-runner.ts";
+import { testConnection } from "./connection-test.ts";
 
 const boxOf = (key: string) => new SecretBox(loadKeyring({ key, dataDir: "/nonexistent" }));
 

@@ -4,7 +4,7 @@
 import type { Connection } from "@hyperlens/db";
 import type { HyperLogger, HyperMetrics } from "@hyperlens/hyper-http";
 import type { SourceSnapshot } from "@hyperlens/shared";
-import { connectionSettings } from "../services/connections.ts";
+import { connectionSettings } from "./connection-settings.ts";
 
 /** An open session with one hypervisor connection. */
 export interface SourceSession {

@@ -5,9 +5,9 @@
 import { closeServices, createServices } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { createLogger } from "../logger.ts";
-import { startAbandonedRunSweep } from "../services/abandoned-run-sweep.ts";
-import { syncConnection } from "../services/connection-runner.ts";
 import { saveConnection } from "../services/connections.ts";
+import { startAbandonedRunSweep } from "../syncs/abandoned-run-sweep.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import {
   type CrashMessage,
   type CrashRequest,

@@ -1,7 +1,7 @@
 // A real process to hold a sync lease in tests: its identity is taken while it runs, so a test
 // can kill it and have a lease whose holder is truly dead (not a faked identity).
 import { spawn } from "node:child_process";
-import { type ProcessIdentity, processIdentity } from "../services/process-identity.ts";
+import { type ProcessIdentity, processIdentity } from "../syncs/process-identity.ts";
 
 /** A running `sleep` process. */
 export interface SleeperProcess {

@@ -8,8 +8,8 @@ import {
 } from "@hyperlens/standins/testing";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import type { AppServices } from "../context.ts";
-import { syncConnection } from "../services/connection-runner.ts";
 import { type ConnectionInput, saveConnection } from "../services/connections.ts";
+import { syncConnection } from "../syncs/coordinator.ts";
 import { startTestApp, type TestApp } from "./test-app.ts";
 
 type Login = Pick<ConnectionInput, "username" | "tokenId" | "secret">;

@@ -2,7 +2,7 @@
 import type { SyncResult } from "@hyperlens/sync";
 import { expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
-import { testConnection } from "../services/connection-runner.ts";
+import { testConnection } from "../services/connection-test.ts";
 
 /** A connection to a stand-in as the rules use it (see eachTestConnectedTo). */
 export interface ConnectedStandin {

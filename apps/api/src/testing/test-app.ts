@@ -8,9 +8,9 @@ import type { AppServices } from "../context.ts";
 import { startServer } from "../http/server.ts";
 import { createLogger } from "../logger.ts";
 import { createMetrics } from "../metrics/metrics.ts";
-import { createSyncCoordinator } from "../services/sync-coordinator.ts";
-import { createSyncEvents } from "../services/sync-events.ts";
 import { createUser } from "../services/users.ts";
+import { createSyncCoordinator } from "../syncs/coordinator.ts";
+import { createSyncEvents } from "../syncs/progress-events.ts";
 import { captureLogLines, captureResponseBody, registerSecret } from "./secret-registry.ts";
 
 export interface GraphqlResponse<T = Record<string, unknown>> {

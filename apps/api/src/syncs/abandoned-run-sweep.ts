@@ -3,7 +3,7 @@
 // that lease then expires unrenewed, its holder is dead, and without this sweep the run would show as
 // running until the next sync of its connection — for an inactive connection, for ever.
 import type { AppServices } from "../context.ts";
-import { recoverInterruptedSyncs } from "./sync-lease.ts";
+import { recoverInterruptedSyncs } from "./lease.ts";
 
 /** A running sweep. */
 export interface AbandonedRunSweep {

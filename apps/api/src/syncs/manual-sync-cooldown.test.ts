@@ -8,8 +8,7 @@ import { loadConfig } from "../config.ts";
 import { startServer } from "../http/server.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { startTestApp, testConfig } from "../testing/test-app.ts";
-import { syncConnection } from "./connection-runner.ts";
-import { createSyncCoordinator } from "./sync-coordinator.ts";
+import { createSyncCoordinator, syncConnection } from "./coordinator.ts";
 
 type Run = {
   id: string;

@@ -7,9 +7,9 @@ import {
 } from "@hyperlens/standins/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
-import { createSyncCoordinator } from "../services/sync-coordinator.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
+import { createSyncCoordinator } from "./coordinator.ts";
 import { createScheduler, type Scheduler } from "./scheduler.ts";
 
 let standin: ProxmoxStandin;

@@ -3,8 +3,8 @@
 // connection takes effect without a restart. Replicas each run one; the sync lease makes sure a
 // connection due on several of them is synced once.
 import type { AppServices } from "../context.ts";
-import { trySyncConnection } from "../services/connection-runner.ts";
 import { ShuttingDownError } from "../services/errors.ts";
+import { trySyncConnection } from "./coordinator.ts";
 import { dueAt, isDue, type Schedulable } from "./due.ts";
 
 /** Options of {@link createScheduler}. */
@@ -81,7 +81,7 @@ export function createScheduler(services: AppServices, options: SchedulerOptions
   }
 
   async function startIfDue(entry: Entry, at: Date) {
-    if (services.syncs.running.has(entry.id)) return;
+    if (services.syncs.isSyncingHere(entry.id)) return;
     if (at.getTime() < entry.heldUntil) return;
     if (at.getTime() < dueAt(entry, entry.jitterMs, entry.firstSeenAt)) return;
     const attempt = await trySyncConnection(services, entry.id, {

@@ -12,15 +12,14 @@ import { startSleeper } from "../testing/sleeper-process.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { startAbandonedRunSweep } from "./abandoned-run-sweep.ts";
-import { syncConnection } from "./connection-runner.ts";
-import { createSyncCoordinator } from "./sync-coordinator.ts";
+import { createSyncCoordinator, syncConnection } from "./coordinator.ts";
 import {
   acquireLease,
   currentLease,
   recoverInterruptedSyncs,
   releaseLease,
   renewLease,
-} from "./sync-lease.ts";
+} from "./lease.ts";
 
 let standin: ProxmoxStandin;
 let replicaA: AppServices;

@@ -4,10 +4,9 @@
 import { createProxmoxStandin, generateCluster } from "@hyperlens/standins/testing";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { describe, expect, it } from "vitest";
+import { ShuttingDownError } from "../services/errors.ts";
 import { eachFileConnectedTo } from "../testing/standin-connections.ts";
-import { syncConnection } from "./connection-runner.ts";
-import { ShuttingDownError } from "./errors.ts";
-import { createSyncCoordinator, drainSyncs } from "./sync-coordinator.ts";
+import { createSyncCoordinator, syncConnection } from "./coordinator.ts";
 
 const pve = eachFileConnectedTo("PROXMOX", "draining", () =>
   createProxmoxStandin({ cluster: generateCluster({ nodes: 1, guests: 10 }) }),
@@ -18,7 +17,7 @@ describe("draining syncs at shutdown", () => {
     pve.services.syncs = createSyncCoordinator();
     const sync = syncConnection(pve.services, pve.connectionId, { trigger: "MANUAL" });
     await sync.syncRunId;
-    await drainSyncs(pve.services.syncs, 60_000);
+    await pve.services.syncs.drain(60_000);
     expect((await sync.done).outcome).toBe("SUCCESS");
   });
 
@@ -28,7 +27,7 @@ describe("draining syncs at shutdown", () => {
     try {
       const sync = syncConnection(pve.services, pve.connectionId, { trigger: "MANUAL" });
       await sync.syncRunId;
-      await drainSyncs(pve.services.syncs, 100);
+      await pve.services.syncs.drain(100);
       expect((await sync.done).outcome).toBe("CANCELLED");
     } finally {
       pve.standin.faults.latencyMs = 0;

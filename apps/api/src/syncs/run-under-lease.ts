@@ -1,0 +1,169 @@
+// One sync of a connection by the replica that holds its lease: the heartbeat that keeps the lease
+// (and stops the sync when it is lost), the engine run with its progress events, span and metrics,
+// and the lease given back at the end.
+import { randomUUID } from "node:crypto";
+import type { Connection } from "@hyperlens/db";
+import type { SyncProgressEvent, SyncTrigger } from "@hyperlens/shared";
+import { runSync, type SyncResult } from "@hyperlens/sync";
+import type { AppServices } from "../context.ts";
+import { readConnectionSecret } from "../services/connections.ts";
+import { openHypervisorSession } from "../services/hypervisor-session.ts";
+import { startSyncSpan } from "../telemetry/sync-span.ts";
+import { recordLeaseRun, releaseLease, renewLease } from "./lease.ts";
+import { publishProgress } from "./progress-events.ts";
+
+/** A sync that has been asked for: its run id once the run is recorded, and its end. */
+export interface StartedSync {
+  syncRunId: Promise<string>;
+  done: Promise<SyncResult>;
+}
+
+/** Options of a sync request. */
+export interface SyncOptions {
+  trigger: SyncTrigger;
+  dryRun?: boolean;
+  /**
+   * Checked on the connection as read once the lease is held: false gives the lease back without
+   * syncing (the scheduler and `sync --all` pass "still due", so a replica whose view is stale
+   * does not sync a connection another replica has just synced).
+   */
+  shouldRun?: (connection: Connection) => boolean;
+}
+
+/** The lease this replica holds, as the run needs it. */
+export interface HeldLease {
+  holder: string;
+  leaseTtlMs: number;
+  /** The clock runs are stamped with. */
+  now: () => Date;
+}
+
+/** Keeps the lease alive while the sync runs; stops the sync when the lease is lost. */
+function startHeartbeat(
+  services: AppServices,
+  lease: HeldLease,
+  connectionId: string,
+  controller: AbortController,
+): () => void {
+  const { prisma, logger } = services;
+  let lastRenewed = Date.now();
+  const timer = setInterval(
+    async () => {
+      try {
+        if (await renewLease(prisma, connectionId, lease.holder, lease.leaseTtlMs)) {
+          lastRenewed = Date.now();
+          return;
+        }
+        // TRAP: docs/behaviour.md §8 — a holder whose lease was taken over must stop, or two syncs of one
+        // connection would run at once.
+        logger.warn({ connectionId }, "Sync lease lost to another server; stopping this sync");
+        controller.abort(new Error("Another server took over this connection's sync."));
+      } catch (error) {
+        logger.warn({ err: error, connectionId }, "Could not renew the sync lease");
+        if (Date.now() - lastRenewed > lease.leaseTtlMs) {
+          controller.abort(new Error("The sync lease could not be renewed."));
+        }
+      }
+    },
+    Math.max(200, Math.floor(lease.leaseTtlMs / 3)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Runs the sync of a connection whose lease is held; releases the lease when it ends. */
+export function runUnderLease(
+  services: AppServices,
+  lease: HeldLease,
+  connection: Connection,
+  options: SyncOptions,
+  controller: AbortController,
+): StartedSync {
+  const { prisma, metrics } = services;
+  const id = connection.id;
+  let announce: (id: string) => void = () => {};
+  const syncRunId = new Promise<string>((resolve) => {
+    announce = resolve;
+  });
+  const stopHeartbeat = startHeartbeat(services, lease, id, controller);
+  const startedAt = performance.now();
+  const done = (async () => {
+    const correlationId = randomUUID();
+    const tracer = services.tracing?.tracer;
+    const span = tracer
+      ? startSyncSpan(tracer, {
+          connectionId: id,
+          kind: connection.kind,
+          trigger: options.trigger,
+          isDryRun: options.dryRun ?? false,
+          correlationId,
+        })
+      : undefined;
+    let runId: string | null = null;
+    const emit = (event: SyncProgressEvent) => {
+      if (event.type === "started") {
+        runId = event.syncRunId;
+        announce(runId);
+        span?.setRunId(runId);
+        recordLeaseRun(prisma, id, lease.holder, runId).catch((error: unknown) =>
+          services.logger.warn(
+            { err: error, connectionId: id },
+            "Could not record the lease's run",
+          ),
+        );
+      }
+      publishProgress(services.events, {
+        connectionId: id,
+        syncRunId: runId,
+        at: new Date().toISOString(),
+        event,
+      });
+    };
+    const running = runSync({
+      prisma,
+      connectionId: id,
+      source: connection.kind,
+      trigger: options.trigger,
+      dryRun: options.dryRun ?? false,
+      correlationId,
+      emit,
+      now: lease.now,
+      signal: controller.signal,
+      read: async (signal) => {
+        const secret = await readConnectionSecret(prisma, services.secrets, id);
+        const session = openHypervisorSession(services, connection, secret, correlationId, span);
+        try {
+          return await session.read(signal);
+        } finally {
+          // TRAP: docs/behaviour.md §4 — Director/vCenter sessions are logged out after a stopped sync too.
+          await session.close();
+        }
+      },
+    });
+    try {
+      const result = await running;
+      span?.finish(result);
+      return result;
+    } catch (error) {
+      span?.fail(error);
+      throw error;
+    }
+  })()
+    .then((result) => {
+      const source = connection.kind;
+      metrics.syncDuration.observe(
+        { source, outcome: result.outcome },
+        (performance.now() - startedAt) / 1000,
+      );
+      metrics.syncRuns.inc({ source, outcome: result.outcome, trigger: options.trigger });
+      if (result.guardFired) metrics.guardActivations.inc({ source });
+      return result;
+    })
+    .finally(async () => {
+      stopHeartbeat();
+      await releaseLease(prisma, id, lease.holder).catch((error: unknown) =>
+        services.logger.warn({ err: error, connectionId: id }, "Could not release the sync lease"),
+      );
+    });
+  return { syncRunId: Promise.race([syncRunId, done.then((r) => r.syncRunId)]), done };
+}
