@@ -35,29 +35,3 @@ export class ClassifiedError extends Error {
 export function errorClassOf(error: unknown): string {
   return error instanceof ClassifiedError ? error.errorClass : "internal";
 }
-
-/**
- * The stable `extensions.code` values of GraphQL errors, shared by the API and the web app.
- * Failures a user must act on field by field are typed results instead (see docs/api.md).
- */
-export const ERROR_CODES = {
-  /** No valid session or API token. */
-  UNAUTHENTICATED: "UNAUTHENTICATED",
-  /** Signed in, but without the capability the field needs. */
-  FORBIDDEN: "FORBIDDEN",
-  /** The input failed validation. */
-  BAD_USER_INPUT: "BAD_USER_INPUT",
-  /** The object does not exist (or is not visible). */
-  NOT_FOUND: "NOT_FOUND",
-  /** Too many attempts; retry later. */
-  RATE_LIMITED: "RATE_LIMITED",
-  /** The query exceeds a depth, alias, token or cost limit. */
-  QUERY_TOO_COMPLEX: "QUERY_TOO_COMPLEX",
-  /** The server is shutting down and takes no new work; retry on another replica or later. */
-  SHUTTING_DOWN: "SHUTTING_DOWN",
-  /** Anything unexpected; the details are in the server log under the request id. */
-  INTERNAL_SERVER_ERROR: "INTERNAL_SERVER_ERROR",
-} as const;
-
-/** One error code. */
-export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

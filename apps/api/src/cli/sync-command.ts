@@ -3,9 +3,9 @@
 import type { Connection } from "@hyperlens/db";
 import type { SyncResult } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
+import { NotFoundError } from "../errors.ts";
 import { isDue } from "../scheduler/due.ts";
 import { syncConnection, trySyncConnection } from "../services/connection-runner.ts";
-import { NotFoundError } from "../services/errors.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -9,13 +9,13 @@ import {
 } from "@hyperlens/shared";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { Context } from "../context.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import {
   type ConnectionInput,
   connectionSettings,
   deleteConnection,
   saveConnection,
 } from "../services/connections.ts";
-import { NotFoundError, ValidationError } from "../services/errors.ts";
 import { builder } from "./builder.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
 

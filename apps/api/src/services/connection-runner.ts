@@ -6,12 +6,12 @@ import { isHyperError } from "@hyperlens/hyper-http";
 import type { SyncCounts, SyncProgressEvent, SyncTrigger } from "@hyperlens/shared";
 import { runSync, type SyncResult, ZERO_COUNTS } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
+import { NotFoundError, SecretUnreadableError, ShuttingDownError } from "../errors.ts";
 import { hyperMetricsOf } from "../metrics/metrics.ts";
 import { driverFor } from "../sources/registry.ts";
 import { traceHypervisorCalls } from "../telemetry/hypervisor-call-spans.ts";
 import { type SyncSpan, startSyncSpan } from "../telemetry/sync-span.ts";
 import { readConnectionSecret } from "./connections.ts";
-import { NotFoundError, SecretUnreadableError, ShuttingDownError } from "./errors.ts";
 import { isProcessKnownDead } from "./process-identity.ts";
 import { publishProgress } from "./sync-events.ts";
 import {

@@ -4,9 +4,9 @@
 import { createProxmoxStandin, generateCluster } from "@hyperlens/standins";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { describe, expect, it } from "vitest";
+import { ShuttingDownError } from "../errors.ts";
 import { eachFileConnectedTo } from "../testing/standin-connections.ts";
 import { syncConnection } from "./connection-runner.ts";
-import { ShuttingDownError } from "./errors.ts";
 import { createSyncCoordinator, drainSyncs } from "./sync-coordinator.ts";
 
 const pve = eachFileConnectedTo("PROXMOX", "draining", () =>
