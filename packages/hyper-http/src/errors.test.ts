@@ -1,5 +1,18 @@
+import { errorClassOf } from "@hyperlens/shared";
 import { describe, expect, it } from "vitest";
 import { HyperError, withHint } from "./errors.ts";
+
+describe("HyperError", () => {
+  it("names its class to whoever records a failed Test or sync", () => {
+    const refused = new HyperError("The Proxmox server refused the login (HTTP 401)", {
+      errorClass: "auth",
+      source: "Proxmox",
+      status: 401,
+    });
+    expect(errorClassOf(refused)).toBe("auth");
+    expect(errorClassOf(withHint(refused, "user names end in @pam or @pve"))).toBe("auth");
+  });
+});
 
 describe("withHint", () => {
   const refused = new HyperError("The vCenter server refused the login (HTTP 401)", {

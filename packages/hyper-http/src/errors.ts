@@ -1,3 +1,5 @@
+import { ClassifiedError } from "@hyperlens/shared";
+
 /** Which hypervisor kind a client talks to; used in every message so an administrator knows which server failed. */
 export type SourceName = "Proxmox" | "Cloud Director" | "vCenter";
 
@@ -48,11 +50,12 @@ export interface HyperErrorDetails {
 
 /**
  * The one error type the hypervisor door produces. `message` is written for a person and names
- * the source; it never contains a credential.
+ * the source; it never contains a credential. Its `errorClass` is what a failed Test or sync
+ * records (a {@link ClassifiedError}).
  */
-export class HyperError extends Error {
+export class HyperError extends ClassifiedError {
   override readonly name = "HyperError";
-  readonly errorClass: ErrorClass;
+  declare readonly errorClass: ErrorClass;
   readonly source: SourceName;
   readonly status: number | undefined;
   readonly serverMessage: string | undefined;
@@ -65,8 +68,11 @@ export class HyperError extends Error {
   readonly code: string | undefined;
 
   constructor(message: string, details: HyperErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.errorClass = details.errorClass;
+    super(
+      message,
+      details.errorClass,
+      details.cause === undefined ? undefined : { cause: details.cause },
+    );
     this.source = details.source;
     this.status = details.status;
     this.serverMessage = details.serverMessage;

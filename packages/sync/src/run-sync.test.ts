@@ -1,5 +1,10 @@
 import { createTestDatabase, type TestDatabase } from "@hyperlens/db";
-import type { ListRead, SourceSnapshot, SyncProgressEvent } from "@hyperlens/shared";
+import {
+  ClassifiedError,
+  type ListRead,
+  type SourceSnapshot,
+  type SyncProgressEvent,
+} from "@hyperlens/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createConnection, makeVm, okList, syncSnapshot } from "./test-support.ts";
 
@@ -371,9 +376,7 @@ describe("recording the outcome", () => {
   it("a read that throws fails the run with its error class and touches no inventory", async () => {
     await sync({ lists: [okList("pve1/qemu", range(100, 3))] });
     const before = await rowVersions();
-    const unreachable = Object.assign(new Error("Could not reach the Proxmox server"), {
-      errorClass: "unreachable",
-    });
+    const unreachable = new ClassifiedError("Could not reach the Proxmox server", "unreachable");
     const read = async (): Promise<SourceSnapshot> => {
       throw unreachable;
     };

@@ -1,12 +1,13 @@
 import { type Prisma, type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
-import type {
-  ConnectionKind,
-  JsonObject,
-  SourceSnapshot,
-  SyncCounts,
-  SyncProgressEvent,
-  SyncRunOutcome,
-  SyncTrigger,
+import {
+  type ConnectionKind,
+  errorClassOf,
+  type JsonObject,
+  type SourceSnapshot,
+  type SyncCounts,
+  type SyncProgressEvent,
+  type SyncRunOutcome,
+  type SyncTrigger,
 } from "@hyperlens/shared";
 import { diffWrite } from "./changes.ts";
 import { EDGE_GATEWAY_TABLE, NODE_TABLE, planKeyed, writeKeyed } from "./keyed-entities.ts";
@@ -80,14 +81,6 @@ export const ZERO_COUNTS: Readonly<SyncCounts> = Object.freeze({
 });
 
 const toJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
-
-function errorClassOf(error: unknown): string {
-  if (error && typeof error === "object" && "errorClass" in error) {
-    const value = (error as { errorClass: unknown }).errorClass;
-    if (typeof value === "string" && value) return value;
-  }
-  return "internal";
-}
 
 /** The run's counts; `writes` narrows added/changed/restored to the writes committed so far. */
 function countsOf(

@@ -1,16 +1,12 @@
 // API tokens for integrators: shown once, stored as a hash, limited to a subset of the creator's
 // capabilities, revocable, with the time of last use.
 import type { Capability, PrismaClient } from "@hyperlens/db";
+import { ValidationError } from "../errors.ts";
 import { hashSecret, newSecret } from "./tokens.ts";
 import { effectiveCapabilities, type Viewer } from "./viewer.ts";
 
 const TOKEN_PREFIX = "hlk_";
 const TOUCH_INTERVAL_MS = 60_000;
-
-/** Thrown when a token would hold capabilities its creator does not have. */
-export class TokenCapabilityError extends Error {
-  override name = "TokenCapabilityError";
-}
 
 /** Creates a token for the viewer; the returned `token` is the only time the secret exists. */
 export async function createApiToken(
@@ -20,8 +16,9 @@ export async function createApiToken(
 ) {
   const missing = input.capabilities.filter((c) => !creator.capabilities.has(c));
   if (missing.length) {
-    throw new TokenCapabilityError(
+    throw new ValidationError(
       `You cannot give a token capabilities you do not hold: ${missing.join(", ")}.`,
+      "capabilities",
     );
   }
   const token = newSecret(TOKEN_PREFIX);

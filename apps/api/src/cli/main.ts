@@ -8,9 +8,9 @@ import {
 import { DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { closeServices, createServices } from "../app.ts";
 import { ConfigError, loadConfig } from "../config.ts";
+import { HyperlensError, ValidationError } from "../errors.ts";
 import { limitHeapGrowth } from "../heap-growth.ts";
 import { createLogger } from "../logger.ts";
-import { NotFoundError, ShuttingDownError, ValidationError } from "../services/errors.ts";
 import {
   rotateSecrets,
   rotationSecretBox,
@@ -203,9 +203,7 @@ run(process.argv.slice(2)).then(
       ConfigError,
       DatabaseStartupError,
       SecretKeyFormatError,
-      ValidationError,
-      NotFoundError,
-      ShuttingDownError,
+      HyperlensError,
       RedisStartupError,
       SecretRotationError,
       BackupError,

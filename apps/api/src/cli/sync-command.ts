@@ -3,7 +3,7 @@
 import type { Connection } from "@hyperlens/db";
 import type { SyncResult } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
-import { NotFoundError } from "../services/errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { syncConnection, trySyncConnection } from "../syncs/coordinator.ts";
 import { isDue } from "../syncs/due.ts";
 

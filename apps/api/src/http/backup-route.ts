@@ -2,17 +2,17 @@
 // API token only (services/database-backup.ts says who).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BACKUP_MEDIA_TYPE } from "@hyperlens/db";
-import { ERROR_CODES } from "@hyperlens/shared";
 import { bearerToken, viewerFromApiToken } from "../auth/api-tokens.ts";
 import type { AppServices } from "../context.ts";
+import { ERROR_CODES, type ErrorCode, refusalBody } from "../errors.ts";
 import { takeDatabaseBackup } from "../services/database-backup.ts";
 
 /** Where the server answers backup requests. */
 export const BACKUP_PATH = "/admin/backup";
 
-function refuse(res: ServerResponse, status: number, code: string, message: string) {
+function refuse(res: ServerResponse, status: number, code: ErrorCode, message: string) {
   res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
-  res.end(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
+  res.end(JSON.stringify(refusalBody(message, code)));
 }
 
 /** Answers one request for {@link BACKUP_PATH}. */
@@ -23,7 +23,7 @@ export async function answerBackup(
 ): Promise<void> {
   if (req.method !== "GET") {
     res.setHeader("allow", "GET");
-    return refuse(res, 405, "BAD_REQUEST", "Use GET.");
+    return refuse(res, 405, ERROR_CODES.BAD_REQUEST, "Use GET.");
   }
   const token = bearerToken(req.headers.authorization);
   const viewer = token ? await viewerFromApiToken(services.prisma, token) : null;
@@ -48,7 +48,8 @@ export async function answerBackup(
     );
   }
   if (outcome.kind === "forbidden") return refuse(res, 403, ERROR_CODES.FORBIDDEN, outcome.message);
-  if (outcome.kind === "not-embedded") return refuse(res, 409, "BAD_REQUEST", outcome.message);
+  if (outcome.kind === "not-embedded")
+    return refuse(res, 409, ERROR_CODES.BAD_REQUEST, outcome.message);
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   res.writeHead(200, {
     "content-type": BACKUP_MEDIA_TYPE,

@@ -3,6 +3,7 @@
 // like every other refusal.
 import type { Server } from "node:http";
 import type { Duplex } from "node:stream";
+import { ERROR_CODES, refusalBody } from "../errors.ts";
 
 const REFUSALS: Record<string, { status: number; reason: string; message: string }> = {
   HPE_HEADER_OVERFLOW: {
@@ -22,7 +23,7 @@ const NOT_HTTP = { status: 400, reason: "Bad Request", message: "The request is 
 
 function answer(socket: Duplex, code: string | undefined) {
   const { status, reason, message } = (code && REFUSALS[code]) || NOT_HTTP;
-  const body = JSON.stringify({ errors: [{ message, extensions: { code: "BAD_REQUEST" } }] });
+  const body = JSON.stringify(refusalBody(message, ERROR_CODES.BAD_REQUEST));
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

@@ -1,8 +1,8 @@
 // Yoga parses the `variables` and `extensions` of a GET address (or a form body) with a bare
 // JSON.parse, so text that is not JSON escaped as a SyntaxError and was answered 200 "Unexpected
 // error." It is the client's mistake: a 400 with a code, as Yoga answers a POST body that is not JSON.
-import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { ERROR_CODES, HyperlensError } from "../errors.ts";
 
 const JSON_PARAMETERS = ["variables", "extensions"] as const;
 
@@ -34,9 +34,11 @@ export function useMalformedParametersAreBadRequests(): Plugin {
           // escapes its parsers comes from one of these parameters.
           if (!(error instanceof SyntaxError)) throw error;
           const name = unparsableParameterOf(request) ?? "variables or extensions";
-          throw new GraphQLError(`The ${name} parameter is not valid JSON.`, {
-            extensions: { http: { status: 400 }, code: "BAD_REQUEST" },
-          });
+          throw new HyperlensError(
+            `The ${name} parameter is not valid JSON.`,
+            ERROR_CODES.BAD_REQUEST,
+            { http: { status: 400 } },
+          );
         }
       });
     },

@@ -2,7 +2,6 @@
 // (the sign-in page needs none); signed-in users and API tokens keep it, for codegen and IDEs.
 // "Did you mean …?" suggestions would map the schema without introspection, so production drops
 // them for everyone: a signed-in caller who wants names can introspect.
-import { ERROR_CODES } from "@hyperlens/shared";
 import {
   type DocumentNode,
   GraphQLError,
@@ -12,10 +11,10 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { Context } from "../context.ts";
+import { NotAuthenticatedError } from "../errors.ts";
 
-const INTROSPECTION_REFUSED = new GraphQLError(
+const INTROSPECTION_REFUSED = new NotAuthenticatedError(
   "Introspection needs a signed-in session or an API token.",
-  { extensions: { code: ERROR_CODES.UNAUTHENTICATED } },
 );
 
 /** graphql-js ends a message with its suggestions; GraphQL names hold no "?". */

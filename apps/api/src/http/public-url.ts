@@ -2,6 +2,7 @@
 // Host header names another host is refused: a page on a rebinding attacker's name (DNS pointed
 // at this server) names the attacker's host, and must not reach the API or the web app through it.
 import { z } from "zod";
+import { ERROR_CODES, refusalBody } from "../errors.ts";
 
 /** The setting: an http(s) address with no path, as its origin (`https://host[:port]`). */
 export const publicUrlSetting = z
@@ -52,12 +53,8 @@ export const MISDIRECTED_STATUS = 421;
 
 /** The JSON body of the refusal, naming the setting so an operator knows what to change. */
 export function misdirectedRequestBody(publicOrigin: string) {
-  return {
-    errors: [
-      {
-        message: `This server answers only for ${new URL(publicOrigin).host} (HYPERLENS_PUBLIC_URL); the request's Host header names another host.`,
-        extensions: { code: "BAD_REQUEST" },
-      },
-    ],
-  };
+  return refusalBody(
+    `This server answers only for ${new URL(publicOrigin).host} (HYPERLENS_PUBLIC_URL); the request's Host header names another host.`,
+    ERROR_CODES.BAD_REQUEST,
+  );
 }

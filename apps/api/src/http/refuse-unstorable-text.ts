@@ -2,9 +2,9 @@
 // lone UTF-16 surrogate ("\ud800" is valid JSON, not valid Unicode). Either one anywhere in the input
 // reached the database as an error answered with INTERNAL_SERVER_ERROR. Both are refused up front,
 // for every operation, so a new field cannot forget the check.
-import { ERROR_CODES } from "@hyperlens/shared";
-import { type DocumentNode, GraphQLError, Kind, visit } from "graphql";
+import { type DocumentNode, Kind, visit } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { ERROR_CODES, HyperlensError } from "../errors.ts";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isUnstorable = (text: string) => text.includes("\u0000") || LONE_SURROGATE.test(text);
@@ -52,9 +52,9 @@ export function useRefuseUnstorableText(): Plugin {
       ) {
         setResultAndStopExecution({
           errors: [
-            new GraphQLError(
+            new HyperlensError(
               "Text cannot contain the NUL character (U+0000) or a lone UTF-16 surrogate.",
-              { extensions: { code: ERROR_CODES.BAD_USER_INPUT } },
+              ERROR_CODES.BAD_USER_INPUT,
             ),
           ],
         });

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
 import type { AppServices } from "../context.ts";
+import { ERROR_CODES, type ErrorCode, refusalBody } from "../errors.ts";
 import { BUILD_INFO } from "../version.ts";
 import { answerBackup, BACKUP_PATH } from "./backup-route.ts";
 import { clientAddressResolver } from "./client-address.ts";
@@ -30,17 +31,21 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
 /** Refuses bodies over the cap, and bodies of unknown length, before they are read. */
 function bodyProblem(
   req: IncomingMessage,
-): { status: number; message: string; code: string } | undefined {
+): { status: number; message: string; code: ErrorCode } | undefined {
   if (req.method !== "POST") return undefined;
   const length = req.headers["content-length"];
   if (length === undefined)
-    return { status: 411, message: "A Content-Length header is required.", code: "BAD_REQUEST" };
+    return {
+      status: 411,
+      message: "A Content-Length header is required.",
+      code: ERROR_CODES.BAD_REQUEST,
+    };
   if (Number(length) > REQUEST_LIMITS.maxBodyBytes) {
     return {
       status: 413,
       message: `The request body is larger than ${REQUEST_LIMITS.maxBodyBytes} bytes.`,
       // Yoga's own code for the same refusal.
-      code: "REQUEST_ENTITY_TOO_LARGE",
+      code: ERROR_CODES.REQUEST_ENTITY_TOO_LARGE,
     };
   }
   return undefined;
@@ -88,7 +93,7 @@ export async function startServer(services: AppServices, config: Config): Promis
       const problem = bodyProblem(req);
       if (problem) {
         const { status, message, code } = problem;
-        return sendJson(res, status, { errors: [{ message, extensions: { code } }] });
+        return sendJson(res, status, refusalBody(message, code));
       }
       return yoga(req, res);
     }

@@ -1,11 +1,11 @@
 // Subscriptions over HTTP (server-sent events on /graphql) are checked again while they stay open,
 // as WebSocket subscriptions are (websocket.ts): a stream whose token is revoked, whose session
 // ended or whose user was disabled ends with one error event, then `complete`.
-import { ERROR_CODES } from "@hyperlens/shared";
-import { type ExecutionResult, GraphQLError } from "graphql";
+import type { ExecutionResult, GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { Credentials } from "../auth/authenticate.ts";
 import type { AppServices } from "../context.ts";
+import { ForbiddenError, NotAuthenticatedError } from "../errors.ts";
 import {
   credentialsFromHeaders,
   type RecheckVerdict,
@@ -13,12 +13,10 @@ import {
 } from "./credential-recheck.ts";
 
 const REFUSALS: Record<Exclude<RecheckVerdict["kind"], "allowed">, GraphQLError> = {
-  unauthenticated: new GraphQLError("The session or token is no longer valid; sign in again.", {
-    extensions: { code: ERROR_CODES.UNAUTHENTICATED },
-  }),
-  forbidden: new GraphQLError("You may no longer see inventory events.", {
-    extensions: { code: ERROR_CODES.FORBIDDEN },
-  }),
+  unauthenticated: new NotAuthenticatedError(
+    "The session or token is no longer valid; sign in again.",
+  ),
+  forbidden: new ForbiddenError("You may no longer see inventory events."),
 };
 
 type Step = IteratorResult<ExecutionResult, undefined>;

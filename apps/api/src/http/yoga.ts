@@ -6,17 +6,14 @@ import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import { useCSRFPrevention } from "@graphql-yoga/plugin-csrf-prevention";
-import { ERROR_CODES } from "@hyperlens/shared";
-import { PothosValidationError } from "@pothos/core";
-import { GraphQLError } from "graphql";
 import { createYoga, type Plugin, useExecutionCancellation } from "graphql-yoga";
 import { authenticate, type Credentials } from "../auth/authenticate.ts";
 import { sessionSecretFromCookieHeader } from "../auth/sessions.ts";
 import type { Config } from "../config.ts";
 import type { AppServices, Context } from "../context.ts";
+import { maskError, tagTooComplex } from "../errors.ts";
 import { useGraphqlMetrics } from "../metrics/graphql-metrics-plugin.ts";
 import { schema } from "../schema/index.ts";
-import { NotFoundError, ShuttingDownError, ValidationError } from "../services/errors.ts";
 import { useGraphqlTracing } from "../telemetry/graphql-tracing-plugin.ts";
 import { clientAddressResolver } from "./client-address.ts";
 import { credentialsFromHeaders } from "./credential-recheck.ts";
@@ -24,7 +21,6 @@ import { REQUEST_LIMITS } from "./limits.ts";
 import { useMalformedParametersAreBadRequests } from "./malformed-parameters.ts";
 import { useProductionSchemaPrivacy, withoutSuggestions } from "./production-schema-privacy.ts";
 import { useRefuseUnstorableText } from "./refuse-unstorable-text.ts";
-import { tagTooComplex, withInputErrorCode } from "./request-error-codes.ts";
 import { useSseSubscriptionRecheck } from "./sse-subscription-recheck.ts";
 import { useJsonUnsupportedMediaType } from "./unsupported-media-type.ts";
 
@@ -55,44 +51,8 @@ export function countRejectedCredentials(services: AppServices, credentials: Cre
 export function createGraphqlHandler(services: AppServices, config: Config) {
   const cookiesOf = new WeakMap<Request, string[]>();
   const clientAddressOf = clientAddressResolver(config.trustedProxies);
-  const maskError = (error: unknown, message: string): GraphQLError => {
-    // Errors we raised on purpose carry a code and a message for a person; the rest is masked.
-    if (error instanceof GraphQLError) {
-      const original = error.originalError;
-      // Pothos refuses a malformed or foreign global id before any resolver runs.
-      if (original instanceof PothosValidationError || error instanceof PothosValidationError) {
-        return new GraphQLError(error.message, {
-          ...(error.path ? { path: error.path } : {}),
-          extensions: { code: ERROR_CODES.BAD_USER_INPUT, field: "id" },
-        });
-      }
-      if (!original || original instanceof GraphQLError) return withInputErrorCode(error);
-    }
-    const original = error instanceof GraphQLError ? error.originalError : error;
-    if (original instanceof NotFoundError) {
-      return new GraphQLError(original.message, {
-        extensions: { code: ERROR_CODES.NOT_FOUND },
-      });
-    }
-    if (original instanceof ValidationError) {
-      return new GraphQLError(original.message, {
-        extensions: {
-          code: ERROR_CODES.BAD_USER_INPUT,
-          field: original.field,
-          problems: original.problems,
-        },
-      });
-    }
-    if (original instanceof ShuttingDownError) {
-      return new GraphQLError(original.message, {
-        extensions: { code: ERROR_CODES.SHUTTING_DOWN },
-      });
-    }
-    services.logger.error({ err: original }, "Unexpected error in a GraphQL request");
-    return new GraphQLError(message, {
-      extensions: { code: ERROR_CODES.INTERNAL_SERVER_ERROR },
-    });
-  };
+  const logUnexpected = (error: unknown) =>
+    services.logger.error({ err: error }, "Unexpected error in a GraphQL request");
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -104,7 +64,7 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
     logging: false,
     maskedErrors: {
       maskError: (error, message) => {
-        const masked = maskError(error, message);
+        const masked = maskError(error, message, logUnexpected);
         // TRAP: docs/operations.md "Production mode" — suggestions name fields introspection hides.
         return config.isProduction ? withoutSuggestions(masked) : masked;
       },

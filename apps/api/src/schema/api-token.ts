@@ -1,11 +1,9 @@
 // API tokens for integrators: create (secret shown once), list, revoke.
 import type { Prisma } from "@hyperlens/db";
-import { ERROR_CODES } from "@hyperlens/shared";
-import { GraphQLError } from "graphql";
-import { createApiToken, TokenCapabilityError } from "../auth/api-tokens.ts";
+import { createApiToken } from "../auth/api-tokens.ts";
 import type { Viewer } from "../auth/viewer.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { recordAudit } from "../services/audit.ts";
-import { NotFoundError, ValidationError } from "../services/errors.ts";
 import { builder } from "./builder.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
 import { CapabilityEnum } from "./viewer.ts";
@@ -89,24 +87,18 @@ builder.mutationField("createApiToken", (t) =>
       if (args.expiresAt && args.expiresAt <= new Date()) {
         throw new ValidationError("The expiry must be in the future.", "expiresAt");
       }
-      try {
-        const created = await createApiToken(ctx.prisma, viewer, {
-          name,
-          capabilities: args.capabilities,
-          expiresAt: args.expiresAt ?? null,
-        });
-        await recordAudit(ctx.prisma, viewer, {
-          action: "token.create",
-          targetType: "apiToken",
-          targetId: created.apiToken.id,
-          details: { name, capabilities: args.capabilities },
-        });
-        return created;
-      } catch (error) {
-        if (error instanceof TokenCapabilityError)
-          throw new ValidationError(error.message, "capabilities");
-        throw error;
-      }
+      const created = await createApiToken(ctx.prisma, viewer, {
+        name,
+        capabilities: args.capabilities,
+        expiresAt: args.expiresAt ?? null,
+      });
+      await recordAudit(ctx.prisma, viewer, {
+        action: "token.create",
+        targetType: "apiToken",
+        targetId: created.apiToken.id,
+        details: { name, capabilities: args.capabilities },
+      });
+      return created;
     },
   }),
 );
@@ -122,9 +114,7 @@ builder.mutationField("revokeApiToken", (t) =>
       const mayRevoke =
         token && (token.createdById === viewer?.userId || viewer?.capabilities.has("MANAGE_USERS"));
       if (!token || !mayRevoke) {
-        throw new GraphQLError(new NotFoundError("No such API token.").message, {
-          extensions: { code: ERROR_CODES.NOT_FOUND },
-        });
+        throw new NotFoundError("No such API token.");
       }
       await ctx.prisma.apiToken.update({
         where: { id: token.id },

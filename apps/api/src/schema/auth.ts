@@ -1,6 +1,4 @@
 // Sign-in, sign-out and first-run setup.
-import { ERROR_CODES } from "@hyperlens/shared";
-import { GraphQLError } from "graphql";
 import {
   clearedSessionCookie,
   deleteSession,
@@ -9,11 +7,15 @@ import {
 } from "../auth/sessions.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import type { Context } from "../context.ts";
-import { ValidationError } from "../services/errors.ts";
+import {
+  ForbiddenError,
+  InvalidCredentialsError,
+  RateLimitedError,
+  ValidationError,
+} from "../errors.ts";
 import { signIn } from "../services/sign-in.ts";
 import { createUser, hasAnyUser } from "../services/users.ts";
 import { builder } from "./builder.ts";
-import { InvalidCredentialsError, RateLimitedError } from "./errors.ts";
 import { ViewerRef } from "./viewer.ts";
 
 const MAX_CREDENTIAL_LENGTH = 1024;
@@ -93,9 +95,7 @@ builder.mutationField("completeSetup", (t) =>
     },
     resolve: async (_root, args, ctx) => {
       if (await hasAnyUser(ctx.prisma)) {
-        throw new GraphQLError("Setup is already complete.", {
-          extensions: { code: ERROR_CODES.FORBIDDEN },
-        });
+        throw new ForbiddenError("Setup is already complete.");
       }
       if (!ctx.setupTokens.matches(args.setupToken)) {
         throw new ValidationError(

@@ -1,7 +1,6 @@
 // The Pothos builder and its plugins; defines no types (those live in one file per domain).
 
 import { type Capability, getDatamodel, type PothosPrismaTypes } from "@hyperlens/db/pothos";
-import { ERROR_CODES } from "@hyperlens/shared";
 import SchemaBuilder from "@pothos/core";
 import ErrorsPlugin from "@pothos/plugin-errors";
 import PrismaPlugin from "@pothos/plugin-prisma";
@@ -9,6 +8,7 @@ import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { GraphQLError } from "graphql";
 import type { Context } from "../context.ts";
+import { ForbiddenError, NotAuthenticatedError } from "../errors.ts";
 import { decodeUuidGlobalID, requireNodeTypes } from "./global-ids.ts";
 
 type CapabilityScopes = { [K in Capability]: boolean };
@@ -38,13 +38,7 @@ export const builder = new SchemaBuilder<{
       };
     },
     unauthorizedError: (_parent, ctx) =>
-      ctx.viewer
-        ? new GraphQLError("You do not have the capability this field needs.", {
-            extensions: { code: ERROR_CODES.FORBIDDEN },
-          })
-        : new GraphQLError("Sign in or send an API token first.", {
-            extensions: { code: ERROR_CODES.UNAUTHENTICATED },
-          }),
+      ctx.viewer ? new ForbiddenError() : new NotAuthenticatedError(),
   },
   errors: { defaultTypes: [] },
   relay: {

@@ -9,8 +9,8 @@ import {
 } from "@hyperlens/shared";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { Context } from "../context.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { type ConnectionInput, deleteConnection, saveConnection } from "../services/connections.ts";
-import { NotFoundError, ValidationError } from "../services/errors.ts";
 import { connectionSettings } from "../sources/connection-settings.ts";
 import { builder } from "./builder.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";

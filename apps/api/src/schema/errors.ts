@@ -1,22 +1,12 @@
-// Typed failures a user acts on; the errors plugin turns them into result unions.
-import { type FieldProblem, ValidationError } from "../services/errors.ts";
+// The errors a client branches on with typed data (apps/api/src/errors.ts), as GraphQL types: a
+// field that lists one in `errors: { types }` answers it as a member of its result union.
+import {
+  type FieldProblem,
+  InvalidCredentialsError,
+  RateLimitedError,
+  ValidationError,
+} from "../errors.ts";
 import { builder } from "./builder.ts";
-
-/** Wrong user name or password: one error for both, so neither is revealed. */
-export class InvalidCredentialsError extends Error {
-  override name = "InvalidCredentialsError";
-  constructor() {
-    super("The user name or password is not correct.");
-  }
-}
-
-/** Too many failed sign-ins. */
-export class RateLimitedError extends Error {
-  override name = "RateLimitedError";
-  constructor(readonly retryAt: Date) {
-    super("Too many failed sign-in attempts. Try again later.");
-  }
-}
 
 const ErrorInterface = builder.interfaceRef<Error>("Error").implement({
   description: "A failure the user can act on.",

@@ -5,8 +5,8 @@ import { ZERO_COUNTS } from "@hyperlens/sync";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { GraphQLError } from "graphql";
 import type { Context } from "../context.ts";
+import { NotFoundError } from "../errors.ts";
 import { testConnection } from "../services/connection-test.ts";
-import { NotFoundError } from "../services/errors.ts";
 import { syncConnection } from "../syncs/coordinator.ts";
 import {
   type ManualSyncCooldown,

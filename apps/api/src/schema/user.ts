@@ -1,6 +1,6 @@
 // User management (MANAGE_USERS).
 
-import { ValidationError } from "../services/errors.ts";
+import { ValidationError } from "../errors.ts";
 import { createUser } from "../services/users.ts";
 import { builder } from "./builder.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";

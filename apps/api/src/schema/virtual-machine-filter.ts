@@ -1,6 +1,6 @@
 // The filter of the unified list, turned into one Prisma `where` (the same for the page and the count).
 import { escapeLikePattern, type Prisma } from "@hyperlens/db";
-import { ValidationError } from "../services/errors.ts";
+import { ValidationError } from "../errors.ts";
 import { builder } from "./builder.ts";
 import { ConnectionKindEnum } from "./connection.ts";
 import { ConfirmationEnum, GuestKindEnum, PowerStateEnum } from "./inventory-enums.ts";

@@ -3,8 +3,8 @@
 import { randomUUID } from "node:crypto";
 import { isHyperError } from "@hyperlens/hyper-http";
 import type { AppServices } from "../context.ts";
+import { NotFoundError, SecretUnreadableError } from "../errors.ts";
 import { findConnection, readConnectionSecret } from "./connections.ts";
-import { NotFoundError, SecretUnreadableError } from "./errors.ts";
 import { openHypervisorSession } from "./hypervisor-session.ts";
 
 /** What Test tells the administrator. */

@@ -16,14 +16,14 @@ import {
 } from "@hyperlens/hyper-http";
 import { SECRET_PLACEHOLDER } from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
-import { connectionSettings } from "../sources/connection-settings.ts";
-import { recordAudit } from "./audit.ts";
 import {
   type FieldProblem,
   NotFoundError,
   SecretUnreadableError,
   ValidationError,
-} from "./errors.ts";
+} from "../errors.ts";
+import { connectionSettings } from "../sources/connection-settings.ts";
+import { recordAudit } from "./audit.ts";
 import {
   keptSecretTargetProblem,
   type SecretTarget,

@@ -2,11 +2,11 @@
 // and Sync reach a hypervisor, with the connection's logger, metrics, tracing and address policy.
 import type { Connection } from "@hyperlens/db";
 import type { AppServices } from "../context.ts";
+import { NotFoundError } from "../errors.ts";
 import { hyperMetricsOf } from "../metrics/metrics.ts";
 import { driverFor } from "../sources/registry.ts";
 import { traceHypervisorCalls } from "../telemetry/hypervisor-call-spans.ts";
 import type { SyncSpan } from "../telemetry/sync-span.ts";
-import { NotFoundError } from "./errors.ts";
 
 /** Opens a session; a sync passes its span, so each hypervisor call is traced under it. */
 export function openHypervisorSession(

@@ -2,7 +2,7 @@
 // recognised. A secret goes only to the target it was entered for, checked at least as strictly:
 // an edit that changes the target or loosens TLS trust must carry the secret again (docs/behaviour.md §1).
 import type { Connection, ConnectionKind } from "@hyperlens/db";
-import type { FieldProblem } from "./errors.ts";
+import type { FieldProblem } from "../errors.ts";
 
 /**
  * The stored fields that say where (address) and as whom (user name, Proxmox token id) a secret is

@@ -3,8 +3,8 @@ import { type Capability, Prisma, type PrismaClient } from "@hyperlens/db";
 import { DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { hashPassword, passwordProblem } from "../auth/passwords.ts";
 import type { Viewer } from "../auth/viewer.ts";
+import { ValidationError } from "../errors.ts";
 import { recordAudit } from "./audit.ts";
-import { ValidationError } from "./errors.ts";
 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 

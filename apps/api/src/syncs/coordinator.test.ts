@@ -4,7 +4,7 @@
 import { createProxmoxStandin, generateCluster } from "@hyperlens/standins/testing";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { describe, expect, it } from "vitest";
-import { ShuttingDownError } from "../services/errors.ts";
+import { ShuttingDownError } from "../errors.ts";
 import { eachFileConnectedTo } from "../testing/standin-connections.ts";
 import { createSyncCoordinator, syncConnection } from "./coordinator.ts";
 

@@ -24,8 +24,8 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { SyncResult } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
+import { NotFoundError, ShuttingDownError } from "../errors.ts";
 import { findConnection } from "../services/connections.ts";
-import { NotFoundError, ShuttingDownError } from "../services/errors.ts";
 import { joinHolder } from "./join-holder.ts";
 import {
   acquireLease,

@@ -3,7 +3,7 @@
 // connection takes effect without a restart. Replicas each run one; the sync lease makes sure a
 // connection due on several of them is synced once.
 import type { AppServices } from "../context.ts";
-import { ShuttingDownError } from "../services/errors.ts";
+import { ShuttingDownError } from "../errors.ts";
 import { trySyncConnection } from "./coordinator.ts";
 import { dueAt, isDue, type Schedulable } from "./due.ts";
 

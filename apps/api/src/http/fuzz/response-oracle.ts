@@ -1,7 +1,7 @@
 // What every answer to a hostile request must look like: no 5xx, well-formed GraphQL JSON whose
 // errors carry a listed code, nothing that betrays the server's insides, and the refusals the
 // HTTP layer promises (CSRF, body cap) where they apply.
-import { ERROR_CODES } from "@hyperlens/shared";
+import { ERROR_CODES } from "../../errors.ts";
 import { REQUEST_LIMITS } from "../limits.ts";
 import { type FuzzRequest, SIMPLE_ENCODINGS } from "./mutation-requests.ts";
 import type { WireRequest } from "./wire.ts";
@@ -14,25 +14,12 @@ export interface WireResponse {
 }
 
 /**
- * The codes graphql-yoga gives a request it cannot run at all (not JSON, no query, a syntax or
- * validation error, a mutation over GET); the HTTP layer uses the same for its own refusals.
+ * The codes a client may see for hostile input: every listed code but INTERNAL_SERVER_ERROR —
+ * input, however bad, must not reach an unexpected error.
  */
-export const PROTOCOL_CODES = [
-  "BAD_REQUEST",
-  "REQUEST_ENTITY_TOO_LARGE",
-  "GRAPHQL_PARSE_FAILED",
-  "GRAPHQL_VALIDATION_FAILED",
-  "OPERATION_RESOLUTION_FAILURE",
-] as const;
-
-/**
- * The codes a client may see for hostile input: the shared list and the protocol codes, never
- * INTERNAL_SERVER_ERROR — input, however bad, must not reach an unexpected error.
- */
-const ALLOWED_CODES = new Set<string>([
-  ...Object.values(ERROR_CODES).filter((code) => code !== ERROR_CODES.INTERNAL_SERVER_ERROR),
-  ...PROTOCOL_CODES,
-]);
+const ALLOWED_CODES = new Set<string>(
+  Object.values(ERROR_CODES).filter((code) => code !== ERROR_CODES.INTERNAL_SERVER_ERROR),
+);
 
 /** Text that only appears when an internal error, a stack or a file path leaks out. */
 const LEAKS: [string, RegExp][] = [
