@@ -150,6 +150,22 @@ describe("API tokens", () => {
     expect(forbidden.body.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
   });
 
+  it("is revoked only by its creator or a user manager, by the list's rule", async () => {
+    const REVOKE = "mutation($id: ID!) { revokeApiToken(id: $id) }";
+    const { apiToken } = await createToken(["VIEW_INVENTORY"]);
+    const stranger = await app.signedInAs("token-stranger", { capabilities: ["RUN_SYNC"] });
+    const refused = await app.graphql(REVOKE, { id: apiToken.id }, { cookie: stranger });
+    expect(refused.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const row = await app.services.prisma.apiToken.findFirst({
+      where: { prefix: apiToken.prefix },
+    });
+    expect(row?.revokedAt).toBeNull();
+
+    const manager = await app.signedInAs("token-manager", { capabilities: ["MANAGE_USERS"] });
+    const revoked = await app.graphql(REVOKE, { id: apiToken.id }, { cookie: manager });
+    expect(revoked.body.data).toEqual({ revokeApiToken: true });
+  });
+
   it("records when it was last used", async () => {
     const { token, apiToken } = await createToken(["VIEW_INVENTORY"]);
     await app.graphql("{ viewer { kind } }", {}, { authorization: `Bearer ${token}` });

@@ -110,12 +110,11 @@ builder.mutationField("revokeApiToken", (t) =>
     description: "Revokes a token at once; it can never be used again.",
     resolve: async (_root, args, ctx) => {
       const viewer = ctx.viewer;
-      const token = await ctx.prisma.apiToken.findUnique({ where: { id: args.id.id } });
-      const mayRevoke =
-        token && (token.createdById === viewer?.userId || viewer?.capabilities.has("MANAGE_USERS"));
-      if (!token || !mayRevoke) {
-        throw new NotFoundError("No such API token.");
-      }
+      // A token the viewer may not see is one they may not revoke: the list's rule, not a copy.
+      const token = await ctx.prisma.apiToken.findFirst({
+        where: { id: args.id.id, AND: [tokensVisibleTo(viewer)] },
+      });
+      if (!token) throw new NotFoundError("No such API token.");
       await ctx.prisma.apiToken.update({
         where: { id: token.id },
         data: { revokedAt: token.revokedAt ?? new Date() },
