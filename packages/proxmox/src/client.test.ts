@@ -1,11 +1,7 @@
 import { type HyperError, isHyperError } from "@hyperlens/hyper-http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createProxmoxClient, type ProxmoxAuth } from "./client.ts";
-import {
-  type FakeAnswer,
-  type FakePveServer,
-  startFakePve,
-} from "./test-support/fake-pve-server.ts";
+import { type FakeAnswer, type FakePveServer, startFakePve } from "./testing/fake-pve-server.ts";
 
 const servers: FakePveServer[] = [];
 const closers: Array<() => Promise<void>> = [];

@@ -1,7 +1,7 @@
-import { createTestDatabase, type TestDatabase } from "@hyperlens/db";
+import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import type { ListRead, SourceSnapshot, SyncProgressEvent } from "@hyperlens/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createConnection, makeVm, okList, syncSnapshot } from "./test-support.ts";
+import { createConnection, makeVm, okList, syncSnapshot } from "./testing/builders.ts";
 
 let db: TestDatabase;
 let connectionId: string;

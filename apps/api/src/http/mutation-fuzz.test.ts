@@ -20,15 +20,15 @@ import fc from "fast-check";
 import { buildSchema } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession, SESSION_COOKIE } from "../auth/sessions.ts";
-import { checkAsyncProperty } from "../properties/harness.ts";
 import { schema } from "../schema/index.ts";
 import { saveConnection } from "../services/connections.ts";
 import { drainSyncs } from "../services/sync-coordinator.ts";
+import { expectConsistentDatabase } from "../testing/fuzz/database-consistency.ts";
+import { mutationRequests } from "../testing/fuzz/mutation-requests.ts";
+import { responseProblems } from "../testing/fuzz/response-oracle.ts";
+import { type FuzzCredentials, toWire } from "../testing/fuzz/wire.ts";
+import { checkAsyncProperty } from "../testing/property-harness.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
-import { expectConsistentDatabase } from "./fuzz/database-consistency.ts";
-import { mutationRequests } from "./fuzz/mutation-requests.ts";
-import { responseProblems } from "./fuzz/response-oracle.ts";
-import { type FuzzCredentials, toWire } from "./fuzz/wire.ts";
 
 const RUNS = (() => {
   const value = Number(process.env.HYPERLENS_FUZZ_RUNS);

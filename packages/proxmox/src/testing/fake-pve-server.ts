@@ -1,9 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { HttpFixture } from "@hyperlens/hyper-http/test-support/http-fixture";
-import {
-  startHttpsServer,
-  type TestHttpsServer,
-} from "@hyperlens/hyper-http/test-support/test-https-server";
+import type { HttpFixture } from "@hyperlens/hyper-http/testing";
+import { startHttpsServer, type TestHttpsServer } from "@hyperlens/hyper-http/testing";
 import { generate } from "selfsigned";
 import { readFixtureText, readHttpFixture } from "./fixtures.ts";
 

@@ -1,0 +1,4 @@
+// Test helpers of @hyperlens/proxmox, imported as @hyperlens/proxmox/testing (never by shipped code).
+export * from "./fake-pve-server.ts";
+export * from "./fixtures.ts";
+export * from "./lab-cluster.ts";
