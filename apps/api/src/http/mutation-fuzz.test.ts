@@ -6,7 +6,7 @@
 // fuzz/response-oracle.ts). Afterwards the server still answers and the database is consistent.
 //
 // Runs: HYPERLENS_FUZZ_RUNS (default below). A failure prints HYPERLENS_PROPERTY_SEED and
-// HYPERLENS_PROPERTY_PATH to replay it (apps/api/src/properties/harness.ts).
+// HYPERLENS_PROPERTY_PATH to replay it (apps/api/src/testing/property-harness.ts).
 
 import { readFileSync } from "node:fs";
 import {

@@ -2,5 +2,6 @@
 export * from "./hostile-answers.ts";
 export * from "./http-fixture.ts";
 export * from "./hyper-failure.ts";
+export * from "./recording-dispatcher.ts";
 export * from "./test-certificates.ts";
 export * from "./test-https-server.ts";

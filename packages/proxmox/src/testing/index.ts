@@ -1,4 +1,3 @@
 // Test helpers of @hyperlens/proxmox, imported as @hyperlens/proxmox/testing (never by shipped code).
-export * from "./fake-pve-server.ts";
 export * from "./fixtures.ts";
 export * from "./lab-cluster.ts";
