@@ -70,7 +70,11 @@ function testDependencies(options: { onQuery?: (sql: string) => void }) {
   let opened: TestDatabase | undefined;
   const serviceOptions: ServiceOptions = {
     openDatabase: async () => {
-      opened = await createTestDatabase(options);
+      const db = await createTestDatabase(options);
+      // A test may close the database itself (to see the server without one); the app's own
+      // close then finds it closed rather than closing it twice.
+      let closing: Promise<void> | undefined;
+      opened = { ...db, close: () => (closing ??= db.close()) };
       return opened;
     },
     secrets,
