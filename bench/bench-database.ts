@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, generateSecretKeyText } from "@hyperlens/db";
+import { generateSecretKeyText } from "@hyperlens/db";
+import { createTestDatabase } from "@hyperlens/db/testing";
 import { CAPABILITIES } from "@hyperlens/shared";
 import { closeServices, createServices } from "../apps/api/src/app.ts";
 import { createApiToken } from "../apps/api/src/auth/api-tokens.ts";

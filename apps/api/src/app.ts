@@ -1,12 +1,12 @@
 // Starts Hyperlens from a validated configuration: keys, database (migrated), services, server.
-import { loadKeyring, openDatabase, SecretBox } from "@hyperlens/db";
+import { type Database, loadKeyring, openDatabase, SecretBox } from "@hyperlens/db";
 import { SetupTokens } from "./auth/setup-token.ts";
 import type { Config } from "./config.ts";
 import type { AppServices } from "./context.ts";
 import { startDemo } from "./demo.ts";
 import { startServer } from "./http/server.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { createMetrics } from "./metrics/metrics.ts";
+import { type AppMetrics, createMetrics } from "./metrics/metrics.ts";
 import { hasAnyUser } from "./services/users.ts";
 import { startAbandonedRunSweep } from "./syncs/abandoned-run-sweep.ts";
 import { createSyncCoordinator } from "./syncs/coordinator.ts";
@@ -24,23 +24,36 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-/** Builds the long-lived services. The caller closes `db` and `events`. */
+/**
+ * What the services are built from besides the configuration. The server and the CLI take the
+ * defaults; the test app hands in its throw-away database, fresh key and quiet metrics.
+ */
+export interface ServiceOptions {
+  role?: string;
+  /** Sees every SQL statement (crash tests). */
+  onQuery?: (sql: string) => void;
+  /** Opens the database; by default the configured one. */
+  openDatabase?: () => Promise<Database>;
+  /** Seals and opens secrets; by default with the configured keys. */
+  secrets?: SecretBox;
+  metrics?: AppMetrics;
+}
+
+/** Builds the long-lived services. The caller closes them with {@link closeServices}. */
 export async function createServices(
   config: Config,
   logger: Logger,
-  options: {
-    role?: string;
-    /** Sees every SQL statement (crash tests). */
-    onQuery?: (sql: string) => void;
-  } = {},
+  options: ServiceOptions = {},
 ): Promise<AppServices> {
-  const secrets = new SecretBox(
-    loadKeyring({
-      key: config.secretKey,
-      previousKeys: config.previousSecretKeys,
-      dataDir: config.dataDir,
-    }),
-  );
+  const secrets =
+    options.secrets ??
+    new SecretBox(
+      loadKeyring({
+        key: config.secretKey,
+        previousKeys: config.previousSecretKeys,
+        dataDir: config.dataDir,
+      }),
+    );
   const events = config.redisUrl
     ? await connectRedisSyncEvents({
         url: config.redisUrl,
@@ -48,9 +61,12 @@ export async function createServices(
         onError: (error) => logger.warn({ err: error }, "Redis connection problem"),
       })
     : createSyncEvents();
-  let db: Awaited<ReturnType<typeof openDatabase>>;
+  const open =
+    options.openDatabase ??
+    (() => openDatabase(config.database, options.onQuery ? { onQuery: options.onQuery } : {}));
+  let db: Database;
   try {
-    db = await openDatabase(config.database, options.onQuery ? { onQuery: options.onQuery } : {});
+    db = await open();
   } catch (error) {
     await events.close();
     throw error;
@@ -72,7 +88,7 @@ export async function createServices(
     }),
     manualSyncCooldownMs: config.manualSyncCooldownMs,
     targetPolicy: { allowLoopbackTargets: config.allowLoopbackTargets },
-    metrics: createMetrics(),
+    metrics: options.metrics ?? createMetrics(),
     tracing: await startTracing(config.tracing, logger),
   };
 }
@@ -84,12 +100,13 @@ export async function closeServices(services: AppServices): Promise<void> {
   await services.db.close();
 }
 
-/** Starts the whole server. */
+/** Starts the whole server: `main.ts` with the defaults, the test app with its test services. */
 export async function startApp(
   config: Config,
   logger = createLogger(config.logLevel),
+  options: ServiceOptions = {},
 ): Promise<RunningApp> {
-  const services = await createServices(config, logger);
+  const services = await createServices(config, logger, options);
   if (config.allowLoopbackTargets) {
     logger.warn(
       { demo: config.isDemo },

@@ -105,8 +105,7 @@ describe("the docs and the configuration schema agree", () => {
 });
 
 /** Source the server and its packages run: no tests, test helpers, benchmarks or generated code. */
-const NOT_SERVER_CODE =
-  /(\.test\.ts$|(^|\/)bench\.ts$|\/(testing|test-support|properties|generated|bench|e2e|scripts)\/)/;
+const NOT_SERVER_CODE = /(\.test\.ts$|(^|\/)bench\.ts$|\/(testing|generated|bench|e2e|scripts)\/)/;
 
 function serverSources(): string[] {
   const roots = [

@@ -6,13 +6,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  createTestDatabase,
-  generateSecretKeyText,
-  loadKeyring,
-  SecretBox,
-  type TestDatabase,
-} from "@hyperlens/db";
+import { generateSecretKeyText, loadKeyring, SecretBox } from "@hyperlens/db";
+import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import {
   createProxmoxStandin,
   generateCluster,

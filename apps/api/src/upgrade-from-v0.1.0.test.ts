@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync } from "node:zlib";
-import { createEmptyPostgresDatabase, DatabaseStartupError } from "@hyperlens/db";
+import { DatabaseStartupError } from "@hyperlens/db";
+import { createEmptyPostgresDatabase } from "@hyperlens/db/testing";
 import {
   createProxmoxStandin,
   createVcdStandin,

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatabaseStartupError, openDatabase } from "./database.ts";
 import { applyMigrations, pendingMigrations, readMigrations } from "./migrate.ts";
-import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database.ts";
 
 describe("database", () => {
   let db: TestDatabase;

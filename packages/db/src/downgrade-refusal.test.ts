@@ -2,7 +2,7 @@
 // message naming the migrations it does not know, before it changes anything.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, type Migration, readMigrations, type SqlExecutor } from "./migrate.ts";
-import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database.ts";
 
 const NEWER = ["20991231000000_from_a_newer_release", "20991231000100_and_another"];
 

@@ -18,9 +18,3 @@ export {
 export { type RawSql, rawQuery, rawTransaction } from "./raw-transaction.ts";
 export { type RowsByIdReader, rowsByIdReader } from "./rows-by-id.ts";
 export * from "./secrets.ts";
-export {
-  createEmptyPostgresDatabase,
-  createTestDatabase,
-  type EmptyPostgresDatabase,
-  type TestDatabase,
-} from "./test-database.ts";

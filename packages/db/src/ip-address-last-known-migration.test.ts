@@ -2,7 +2,7 @@
 // as last-known (AGENT, older than their guest's last rewrite) are marked, the rest are not.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, readMigrations } from "./migrate.ts";
-import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database.ts";
 
 describe("the ip_addresses isLastKnown migration", () => {
   let db: TestDatabase;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Prisma } from "./generated/prisma/client.ts";
 import { rowsByIdReader, TABLES } from "./rows-by-id.ts";
-import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database.ts";
 
 let db: TestDatabase;
 const statements: string[] = [];

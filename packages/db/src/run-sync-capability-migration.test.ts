@@ -2,7 +2,7 @@
 // the right to start syncs that viewing used to include; nobody else gains it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, readMigrations, type SqlExecutor } from "./migrate.ts";
-import { createTestDatabase, type TestDatabase } from "./test-database.ts";
+import { createTestDatabase, type TestDatabase } from "./testing/test-database.ts";
 
 const OLD_VALUES =
   "'VIEW_INVENTORY', 'MANAGE_PROXMOX', 'MANAGE_VCD', 'MANAGE_VCENTER', 'MANAGE_USERS'";

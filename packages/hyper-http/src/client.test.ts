@@ -6,14 +6,14 @@ import { createHyperClient, type HyperClientOptions } from "./client.ts";
 import { HyperError, isHyperError } from "./errors.ts";
 import { checkHttpsUrl } from "./https-only.ts";
 import type { CallLabels } from "./observability.ts";
-import { hyperFailure } from "./test-support/hyper-failure.ts";
-import { createTestCertificates, type TestCertificates } from "./test-support/test-certificates.ts";
+import { hyperFailure } from "./testing/hyper-failure.ts";
+import { createTestCertificates, type TestCertificates } from "./testing/test-certificates.ts";
 import {
   sendJson,
   startHttpsServer,
   type TestHandler,
   type TestHttpsServer,
-} from "./test-support/test-https-server.ts";
+} from "./testing/test-https-server.ts";
 
 let certs: TestCertificates;
 const cleanup: Array<() => Promise<void>> = [];

@@ -4,9 +4,9 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHyperClient, type HyperClientOptions } from "./client.ts";
-import { hyperFailure } from "./test-support/hyper-failure.ts";
-import { createTestCertificates, type TestCertificates } from "./test-support/test-certificates.ts";
-import { startHttpsServer, type TestHttpsServer } from "./test-support/test-https-server.ts";
+import { hyperFailure } from "./testing/hyper-failure.ts";
+import { createTestCertificates, type TestCertificates } from "./testing/test-certificates.ts";
+import { startHttpsServer, type TestHttpsServer } from "./testing/test-https-server.ts";
 
 let certs: TestCertificates;
 const cleanup: Array<() => Promise<void>> = [];

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHyperClient, type HyperClientOptions } from "./client.ts";
 import { checkTargetUrl, refusedTargetKind } from "./target-address.ts";
-import { hyperFailure } from "./test-support/hyper-failure.ts";
+import { hyperFailure } from "./testing/hyper-failure.ts";
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -1,9 +1,9 @@
 // Reconcile benchmark: 5,000 guests with NICs, IPs and disks on in-memory PGlite (or the
 // PostgreSQL of DATABASE_URL). Prints figures; never asserts times.
 import { pathToFileURL } from "node:url";
-import { createTestDatabase } from "@hyperlens/db";
+import { createTestDatabase } from "@hyperlens/db/testing";
 import type { SourceSnapshot } from "@hyperlens/shared";
-import { createConnection, makeVm, okList, syncSnapshot } from "./test-support.ts";
+import { createConnection, makeVm, okList, syncSnapshot } from "./testing/builders.ts";
 
 /** One benchmark step's figures. */
 export interface BenchFigure {

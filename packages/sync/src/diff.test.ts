@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diffVm, summarizeNeutralVm } from "./diff.ts";
-import { makeVm } from "./test-support.ts";
+import { makeVm } from "./testing/builders.ts";
 
 describe("diffing two versions of a guest", () => {
   it("separates a move (list, node) from other changes, each with from and to", () => {

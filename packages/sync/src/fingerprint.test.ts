@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalJson, QUOTED_KEY_CACHE_LIMIT, quotedKeyCount } from "./canonical-json.ts";
 import { fingerprintVm } from "./fingerprint.ts";
 import { normalizeVm } from "./normalize.ts";
-import { makeVm } from "./test-support.ts";
+import { makeVm } from "./testing/builders.ts";
 
 describe("the fingerprint", () => {
   it("is the same whatever order the source listed keys, tags and children in", () => {

@@ -2,7 +2,7 @@ import type { Confirmation, ListRead } from "@hyperlens/shared";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { planReconcile, type StoredVmState } from "./plan.ts";
-import { makeVm, okList } from "./test-support.ts";
+import { makeVm, okList } from "./testing/builders.ts";
 
 const stored = (externalId: string, listKey: string, extra: Partial<StoredVmState> = {}) => ({
   id: `id-${externalId}`,

@@ -1,7 +1,7 @@
-import { createTestDatabase, type TestDatabase } from "@hyperlens/db";
+import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { needsFreshStatistics } from "./refresh-statistics.ts";
-import { createConnection, makeVm, okList, syncSnapshot } from "./test-support.ts";
+import { createConnection, makeVm, okList, syncSnapshot } from "./testing/builders.ts";
 
 let db: TestDatabase;
 beforeAll(async () => {

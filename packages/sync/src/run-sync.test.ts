@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from "@hyperlens/db";
+import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import {
   ClassifiedError,
   type ListRead,
@@ -6,7 +6,7 @@ import {
   type SyncProgressEvent,
 } from "@hyperlens/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createConnection, makeVm, okList, syncSnapshot } from "./test-support.ts";
+import { createConnection, makeVm, okList, syncSnapshot } from "./testing/builders.ts";
 
 let db: TestDatabase;
 let connectionId: string;

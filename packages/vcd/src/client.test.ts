@@ -12,7 +12,7 @@ import {
   PROVIDER,
   startFakeVcd,
   TENANT,
-} from "./test-support/fake-vcd-server.ts";
+} from "./testing/fake-vcd-server.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

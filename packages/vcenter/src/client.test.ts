@@ -4,8 +4,8 @@ import { createHyperClient, type HyperError, isHyperError } from "@hyperlens/hyp
 import { DEMO_VCENTER_IDS as ids } from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { VCENTER_ALLOWED_WRITES } from "./allowed-writes.ts";
-import { fixtureJson, fixtureText } from "./test-support/fixtures.ts";
-import { setup } from "./test-support/setup.ts";
+import { fixtureJson, fixtureText } from "./testing/fixtures.ts";
+import { setup } from "./testing/setup.ts";
 
 async function rejection(promise: Promise<unknown>): Promise<HyperError> {
   try {

@@ -1,5 +1,5 @@
 // The delay rule of sign-in attempts, on the real database with a clock the test moves.
-import { createTestDatabase, type TestDatabase } from "@hyperlens/db";
+import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_THROTTLE, takeAttempt } from "./throttle.ts";
 

@@ -1,7 +1,6 @@
 // hyperlens backup / restore as an operator runs them: a real server on a real PGlite data
 // directory (in this process, holding the lock), the CLI as a child process, archives restored
 // into new directories and started.
-import { spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -15,7 +14,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gzipSync } from "node:zlib";
-import { generateSecretKeyText, rawQuery } from "@hyperlens/db";
+import { rawQuery } from "@hyperlens/db";
 import { CAPABILITIES } from "@hyperlens/shared";
 import {
   createProxmoxStandin,
@@ -31,11 +30,11 @@ import { loadConfig } from "../config.ts";
 import type { AppServices } from "../context.ts";
 import { startServer } from "../http/server.ts";
 import { createLogger } from "../logger.ts";
-import { saveConnection } from "../services/connections.ts";
 import { createUser } from "../services/users.ts";
 import { syncConnection } from "../syncs/coordinator.ts";
+import { cliEnvironment, runCli } from "../testing/cli-process.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 
-const main = path.join(import.meta.dirname, "main.ts");
 const GUESTS = 1500;
 const PASSWORD = "a long enough passphrase";
 
@@ -45,22 +44,6 @@ function freePort(): Promise<number> {
       const address = probe.address();
       probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
     });
-  });
-}
-
-function cli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ status: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", main, ...args], {
-      env: { PATH: process.env.PATH ?? "", ...env },
-    });
-    let out = "";
-    child.stdout.on("data", (chunk) => (out += chunk));
-    child.stderr.on("data", (chunk) => (out += chunk));
-    child.stdin.end();
-    child.on("close", (status) => resolve({ status, out }));
   });
 }
 
@@ -116,9 +99,7 @@ describe("hyperlens backup and restore of the embedded database", () => {
       cluster: generateCluster({ nodes: 2, guests: GUESTS }),
     });
     env = {
-      HYPERLENS_DATA_DIR: path.join(scratch, "live"),
-      HYPERLENS_SECRET_KEY: generateSecretKeyText(),
-      HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1",
+      ...cliEnvironment(path.join(scratch, "live")),
       HOST: "127.0.0.1",
       PORT: String(await freePort()),
     };
@@ -161,22 +142,7 @@ describe("hyperlens backup and restore of the embedded database", () => {
       await createApiToken(prisma, opsViewer, { name: "ops", capabilities: all })
     ).token;
     adminCookie = `${SESSION_COOKIE}=${(await createSession(prisma, admin.id, policy)).secret}`;
-    const [user, realmToken] = DEFAULT_TOKEN.id.split("!");
-    const saved = await saveConnection(
-      prisma,
-      services.secrets,
-      "PROXMOX",
-      {
-        name: "lab",
-        url: standin.url,
-        username: user ?? "",
-        tokenId: realmToken,
-        caPem: standin.caPem,
-        secret: DEFAULT_TOKEN.secret,
-      },
-      null,
-      services.targetPolicy,
-    );
+    const saved = await saveStandinConnection(services, "PROXMOX", standin, "lab");
     connectionId = saved.id;
   });
 
@@ -212,7 +178,7 @@ describe("hyperlens backup and restore of the embedded database", () => {
     writeFileSync(file, new Uint8Array(await response.arrayBuffer()));
 
     const restoredEnv = { ...env, HYPERLENS_DATA_DIR: path.join(scratch, "from-http") };
-    const restored = await cli(["restore", file], restoredEnv);
+    const restored = await runCli(["restore", file], restoredEnv);
     expect(restored.out).toContain("Restored");
     expect(restored.status).toBe(0);
     const state = await startOn(restoredEnv);
@@ -230,14 +196,14 @@ describe("hyperlens backup and restore of the embedded database", () => {
 
   it("hyperlens backup asks the running server for the archive, which restores and starts", async () => {
     const file = path.join(scratch, "by-cli.tar.gz");
-    const taken = await cli(["backup", file], { ...env, HYPERLENS_TOKEN: tokens.admin });
+    const taken = await runCli(["backup", file], { ...env, HYPERLENS_TOKEN: tokens.admin });
     expect(taken.out).toContain(`from Hyperlens at http://127.0.0.1:${env.PORT}`);
     expect(taken.out).toContain("The archive holds the database only, not the secret key");
     expect(taken.status).toBe(0);
     // It holds every password and token hash: readable by its owner only.
     expect(statSync(file).mode & 0o077).toBe(0);
     const restoredEnv = { ...env, HYPERLENS_DATA_DIR: path.join(scratch, "from-cli") };
-    expect((await cli(["restore", file], restoredEnv)).status).toBe(0);
+    expect((await runCli(["restore", file], restoredEnv)).status).toBe(0);
     expect(await startOn(restoredEnv)).toMatchObject({
       ready: 200,
       users: ["ops", "root"],
@@ -270,11 +236,11 @@ describe("hyperlens backup and restore of the embedded database", () => {
       code: "FORBIDDEN",
     });
     const file = path.join(scratch, "refused.tar.gz");
-    const refused = await cli(["backup", file], { ...env, HYPERLENS_TOKEN: tokens.user });
+    const refused = await runCli(["backup", file], { ...env, HYPERLENS_TOKEN: tokens.user });
     expect(refused.out).toContain("refused the backup (403): A backup needs an API token");
     expect(refused.status).toBe(1);
     expect(existsSync(file)).toBe(false);
-    const noToken = await cli(["backup", file], env);
+    const noToken = await runCli(["backup", file], env);
     expect(noToken.out).toContain("HYPERLENS_TOKEN");
     expect(noToken.status).toBe(1);
     const refusals = await services.prisma.auditLog.count({
@@ -285,18 +251,18 @@ describe("hyperlens backup and restore of the embedded database", () => {
 
   it("restore refuses a data directory a server runs on or that holds anything, changing nothing", async () => {
     const file = path.join(scratch, "by-cli.tar.gz"); // made by the test before last
-    const onLive = await cli(["restore", file], env);
+    const onLive = await runCli(["restore", file], env);
     expect(onLive.out).toContain("is using the data directory");
     expect(onLive.status).toBe(1);
     const occupied = path.join(scratch, "occupied");
     mkdirSync(occupied);
     writeFileSync(path.join(occupied, "notes.txt"), "keep me");
-    const refused = await cli(["restore", file], { ...env, HYPERLENS_DATA_DIR: occupied });
+    const refused = await runCli(["restore", file], { ...env, HYPERLENS_DATA_DIR: occupied });
     expect(refused.out).toContain("is not empty (it holds notes.txt)");
     expect(refused.status).toBe(1);
     expect(readdirSync(occupied)).toEqual(["notes.txt"]);
     expect(readFileSync(path.join(occupied, "notes.txt"), "utf8")).toBe("keep me");
-    const missing = await cli(["restore", path.join(scratch, "no-such.tar.gz")], {
+    const missing = await runCli(["restore", path.join(scratch, "no-such.tar.gz")], {
       ...env,
       HYPERLENS_DATA_DIR: path.join(scratch, "never-made"),
     });
@@ -307,20 +273,20 @@ describe("hyperlens backup and restore of the embedded database", () => {
   it("with no server running, hyperlens backup reads the data directory itself", async () => {
     await stopServer();
     const file = path.join(scratch, "offline.tar.gz");
-    const taken = await cli(["backup", file], env);
+    const taken = await runCli(["backup", file], env);
     expect(taken.out).toContain("(no server was running)");
     expect(taken.status).toBe(0);
     const restoredEnv = { ...env, HYPERLENS_DATA_DIR: path.join(scratch, "offline") };
-    expect((await cli(["restore", file], restoredEnv)).status).toBe(0);
+    expect((await runCli(["restore", file], restoredEnv)).status).toBe(0);
     expect(await startOn(restoredEnv)).toMatchObject({ users: ["ops", "root"], vms: GUESTS });
   });
 
   it("on PostgreSQL, backup and restore say to use pg_dump and pg_restore, exit code 2", async () => {
     const postgres = { ...env, DATABASE_URL: "postgresql://hyperlens@127.0.0.1:1/hyperlens" };
-    const backup = await cli(["backup", path.join(scratch, "pg.tar.gz")], postgres);
+    const backup = await runCli(["backup", path.join(scratch, "pg.tar.gz")], postgres);
     expect(backup.out).toContain("back it up with pg_dump");
     expect(backup.status).toBe(2);
-    const restore = await cli(["restore", path.join(scratch, "by-cli.tar.gz")], postgres);
+    const restore = await runCli(["restore", path.join(scratch, "by-cli.tar.gz")], postgres);
     expect(restore.out).toContain("pg_restore");
     expect(restore.status).toBe(2);
   });
@@ -343,7 +309,7 @@ describe("an archive of an earlier release's embedded database", () => {
       HYPERLENS_DATA_DIR: path.join(path.dirname(file), "data"),
       HYPERLENS_SECRET_KEY: readFileSync(path.join(fixture, "secret-key.txt"), "utf8").trim(),
     };
-    const restored = await cli(["restore", file], env);
+    const restored = await runCli(["restore", file], env);
     expect(restored.out).toContain("Migrations of this release run when Hyperlens next starts");
     expect(restored.status).toBe(0);
     const app = await startApp(

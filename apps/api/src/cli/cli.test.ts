@@ -1,12 +1,7 @@
 // The command line as an operator runs it: a real process on a real data directory.
-import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { generateSecretKeyText } from "@hyperlens/db";
 import {
   createProxmoxStandin,
-  DEFAULT_TOKEN,
   generateCluster,
   type ProxmoxStandin,
 } from "@hyperlens/standins/testing";
@@ -14,31 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServices } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import { createLogger } from "../logger.ts";
-import { saveConnection } from "../services/connections.ts";
-
-const main = path.join(import.meta.dirname, "main.ts");
+import { cliEnvironment, runCli } from "../testing/cli-process.ts";
+import { saveStandinConnection } from "../testing/standin-connections.ts";
 
 describe("the hyperlens command", () => {
   let standin: ProxmoxStandin;
   let env: Record<string, string>;
 
-  // Asynchronous on purpose: the stand-in runs in this process and must keep answering.
-  function cli(
-    args: string[],
-    input?: string,
-    overrides: Record<string, string> = {},
-  ): Promise<{ status: number | null; out: string }> {
-    return new Promise((resolve) => {
-      const child = spawn(process.execPath, ["--import", "tsx", main, ...args], {
-        env: { PATH: process.env.PATH ?? "", ...env, ...overrides },
-      });
-      let out = "";
-      child.stdout.on("data", (chunk) => (out += chunk));
-      child.stderr.on("data", (chunk) => (out += chunk));
-      child.stdin.end(input ?? "");
-      child.on("close", (status) => resolve({ status, out }));
-    });
-  }
+  const cli = (args: string[], input?: string, overrides: Record<string, string> = {}) =>
+    runCli(args, { ...env, ...overrides }, input);
 
   beforeAll(async () => {
     // Every node online, so a good sync is SUCCESS (an offline node makes it PARTIAL).
@@ -46,37 +25,10 @@ describe("the hyperlens command", () => {
       version: "9.1",
       cluster: generateCluster({ nodes: 2, guests: 12 }),
     });
-    const dataDir = mkdtempSync(path.join(tmpdir(), "hl-cli-"));
-    env = {
-      HYPERLENS_DATA_DIR: dataDir,
-      HYPERLENS_SECRET_KEY: generateSecretKeyText(),
-      // The stand-in listens on loopback, which the CLI refuses by default.
-      HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1",
-    };
+    env = cliEnvironment();
     const services = await createServices(loadConfig(env), createLogger("silent"));
-    const [user, realmToken] = DEFAULT_TOKEN.id.split("!");
-    const base = {
-      url: standin.url,
-      username: user ?? "",
-      tokenId: realmToken,
-      caPem: standin.caPem,
-    };
-    await saveConnection(
-      services.prisma,
-      services.secrets,
-      "PROXMOX",
-      { ...base, name: "lab", secret: DEFAULT_TOKEN.secret },
-      null,
-      services.targetPolicy,
-    );
-    await saveConnection(
-      services.prisma,
-      services.secrets,
-      "PROXMOX",
-      { ...base, name: "broken", secret: "wrong" },
-      null,
-      services.targetPolicy,
-    );
+    await saveStandinConnection(services, "PROXMOX", standin, "lab");
+    await saveStandinConnection(services, "PROXMOX", standin, "broken", { secret: "wrong" });
     await services.db.close();
   });
   afterAll(async () => standin?.close());

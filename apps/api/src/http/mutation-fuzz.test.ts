@@ -6,7 +6,7 @@
 // fuzz/response-oracle.ts). Afterwards the server still answers and the database is consistent.
 //
 // Runs: HYPERLENS_FUZZ_RUNS (default below). A failure prints HYPERLENS_PROPERTY_SEED and
-// HYPERLENS_PROPERTY_PATH to replay it (apps/api/src/properties/harness.ts).
+// HYPERLENS_PROPERTY_PATH to replay it (apps/api/src/testing/property-harness.ts).
 
 import { readFileSync } from "node:fs";
 import {
@@ -20,14 +20,14 @@ import fc from "fast-check";
 import { buildSchema } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession, SESSION_COOKIE } from "../auth/sessions.ts";
-import { checkAsyncProperty } from "../properties/harness.ts";
 import { schema } from "../schema/index.ts";
 import { saveConnection } from "../services/connections.ts";
+import { expectConsistentDatabase } from "../testing/fuzz/database-consistency.ts";
+import { mutationRequests } from "../testing/fuzz/mutation-requests.ts";
+import { responseProblems } from "../testing/fuzz/response-oracle.ts";
+import { type FuzzCredentials, toWire } from "../testing/fuzz/wire.ts";
+import { checkAsyncProperty } from "../testing/property-harness.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
-import { expectConsistentDatabase } from "./fuzz/database-consistency.ts";
-import { mutationRequests } from "./fuzz/mutation-requests.ts";
-import { responseProblems } from "./fuzz/response-oracle.ts";
-import { type FuzzCredentials, toWire } from "./fuzz/wire.ts";
 
 const RUNS = (() => {
   const value = Number(process.env.HYPERLENS_FUZZ_RUNS);

@@ -7,7 +7,6 @@ import { createProxmoxStandin, DEFAULT_TOKEN, generateCluster } from "@hyperlens
 import type { StoredVmState } from "@hyperlens/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { registerSecret } from "../testing/secret-registry.ts";
 import {
   checkEndToEnd,
   checkProperty,
@@ -18,7 +17,8 @@ import {
   useFileDatabase,
   World,
   worldChanges,
-} from "./harness.ts";
+} from "../testing/property-harness.ts";
+import { registerSecret } from "../testing/secret-registry.ts";
 
 const TYPES = ["qemu", "lxc"] as const;
 

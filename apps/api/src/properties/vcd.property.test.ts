@@ -18,7 +18,6 @@ import {
 } from "@hyperlens/vcd";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { registerSecret } from "../testing/secret-registry.ts";
 import {
   checkAsyncProperty,
   checkEndToEnd,
@@ -31,7 +30,8 @@ import {
   useFileDatabase,
   World,
   worldChanges,
-} from "./harness.ts";
+} from "../testing/property-harness.ts";
+import { registerSecret } from "../testing/secret-registry.ts";
 
 const KEY = "vms";
 

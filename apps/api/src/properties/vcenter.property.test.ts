@@ -37,7 +37,6 @@ import {
 import fc from "fast-check";
 import type { Dispatcher } from "undici";
 import { describe, expect, it } from "vitest";
-import { registerSecret } from "../testing/secret-registry.ts";
 import {
   checkAsyncProperty,
   checkEndToEnd,
@@ -50,7 +49,8 @@ import {
   useFileDatabase,
   World,
   worldChanges,
-} from "./harness.ts";
+} from "../testing/property-harness.ts";
+import { registerSecret } from "../testing/secret-registry.ts";
 
 const KEY = VCENTER_VM_LIST_KEY;
 /** vCenter has one VM list: every place (host) is read into it. */

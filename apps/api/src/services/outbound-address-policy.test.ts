@@ -2,8 +2,7 @@
 // link-local or unspecified addresses unless HYPERLENS_ALLOW_LOOPBACK_TARGETS is on — checked at
 // save after resolving the name, and again by hyper-http on the address it connects to.
 import { createServer, type Server } from "node:net";
-import { createTestCertificates } from "@hyperlens/hyper-http/test-support/test-certificates";
-import { sendJson, startHttpsServer } from "@hyperlens/hyper-http/test-support/test-https-server";
+import { createTestCertificates, sendJson, startHttpsServer } from "@hyperlens/hyper-http/testing";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";

@@ -1,7 +1,7 @@
 // A stored secret goes only where, and as whom, it was entered for: re-pointing a connection
 // (address, user, Proxmox token id, Director org) or loosening how its server is recognised
 // (TLS verification off, another CA certificate) needs the secret again.
-import { createTestCertificates } from "@hyperlens/hyper-http/test-support/test-certificates";
+import { createTestCertificates } from "@hyperlens/hyper-http/testing";
 import { type ConnectionKind, SECRET_PLACEHOLDER } from "@hyperlens/shared";
 import {
   createProxmoxStandin,

@@ -1,11 +1,7 @@
 // Sign-in rules on the real database (PGlite, or PostgreSQL with DATABASE_URL): names match
 // exactly, attempts are counted before passwords are checked, and a user waits, never is locked.
-import {
-  applyMigrations,
-  createTestDatabase,
-  readMigrations,
-  type TestDatabase,
-} from "@hyperlens/db";
+import { applyMigrations, readMigrations } from "@hyperlens/db";
+import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as passwords from "../auth/passwords.ts";
 import { DEFAULT_THROTTLE, type ThrottlePolicy } from "../auth/throttle.ts";

@@ -3,7 +3,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, generateSecretKeyText, type TestDatabase } from "@hyperlens/db";
+import { generateSecretKeyText } from "@hyperlens/db";
+import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import type { CrashMessage, CrashReplies, CrashRequest } from "./crash-protocol.ts";
 
 const CHILD = path.join(import.meta.dirname, "crash-child.ts");

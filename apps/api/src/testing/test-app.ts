@@ -1,16 +1,14 @@
 // Starts a real Hyperlens server on a throw-away database for a test file.
 
-import { createTestDatabase, generateSecretKeyText, loadKeyring, SecretBox } from "@hyperlens/db";
+import { generateSecretKeyText, loadKeyring, SecretBox } from "@hyperlens/db";
+import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import { type Capability, DEFAULT_CAPABILITIES } from "@hyperlens/shared";
-import { SetupTokens } from "../auth/setup-token.ts";
+import { createServices, type ServiceOptions, startApp } from "../app.ts";
 import { type Config, loadConfig } from "../config.ts";
 import type { AppServices } from "../context.ts";
-import { startServer } from "../http/server.ts";
 import { createLogger } from "../logger.ts";
 import { createMetrics } from "../metrics/metrics.ts";
 import { createUser } from "../services/users.ts";
-import { createSyncCoordinator } from "../syncs/coordinator.ts";
-import { createSyncEvents } from "../syncs/progress-events.ts";
 import { captureLogLines, captureResponseBody, registerSecret } from "./secret-registry.ts";
 
 export interface GraphqlResponse<T = Record<string, unknown>> {
@@ -42,49 +40,69 @@ registerSecret(TEST_PASSWORD);
 
 /**
  * The server's configuration for tests. Manual syncs have no cool-down here, since most tests
- * sync one connection several times; a test of the cool-down sets `manualSyncCooldownMs`.
+ * sync one connection several times; a test of the cool-down sets `manualSyncCooldownMs`. The
+ * scheduler is off: a test syncs when it says so (scheduler.test drives one itself).
  */
 export function testConfig(): Config {
   // The stand-ins listen on loopback, which a server refuses by default: tests allow it.
   return {
     ...loadConfig({ NODE_ENV: "test", HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1" }),
     manualSyncCooldownMs: 0,
+    isSchedulerOn: false,
   };
 }
 
-/** Services on a throw-away database, with a fresh key and log lines collected in memory. */
-export async function createTestServices(
-  config: Config = testConfig(),
-  options: { onQuery?: (sql: string) => void } = {},
-) {
-  const db = await createTestDatabase(options);
+/**
+ * What the app is built from in a test: a throw-away database, a fresh key whose every sealed
+ * secret joins the leak check, log lines collected in memory and metrics without process ones.
+ */
+function testDependencies(options: { onQuery?: (sql: string) => void }) {
   const logLines: string[] = [];
   captureLogLines(logLines);
   const secrets = new SecretBox(
     loadKeyring({ key: generateSecretKeyText(), dataDir: "/nonexistent" }),
   );
   const seal = secrets.seal.bind(secrets);
-  // Every secret a test stores is one no response or log line may show (the leak check).
   secrets.seal = (plaintext, connectionId) => {
     registerSecret(plaintext);
     return seal(plaintext, connectionId);
   };
-  const services: AppServices = {
-    db,
-    prisma: db.prisma,
+  let opened: TestDatabase | undefined;
+  const serviceOptions: ServiceOptions = {
+    openDatabase: async () => {
+      const db = await createTestDatabase(options);
+      // A test may close the database itself (to see the server without one); the app's own
+      // close then finds it closed rather than closing it twice.
+      let closing: Promise<void> | undefined;
+      opened = { ...db, close: () => (closing ??= db.close()) };
+      return opened;
+    },
     secrets,
-    logger: createLogger("debug", (line) => logLines.push(line)),
-    sessionPolicy: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
-    setupTokens: new SetupTokens(),
-    events: createSyncEvents(),
-    syncs: createSyncCoordinator(),
-    manualSyncCooldownMs: config.manualSyncCooldownMs,
-    targetPolicy: { allowLoopbackTargets: config.allowLoopbackTargets },
     metrics: createMetrics({ withProcessMetrics: false }),
   };
-  return { db, services, logLines };
+  const database = (): TestDatabase => {
+    if (!opened) throw new Error("the test database is not open yet");
+    return opened;
+  };
+  return {
+    logLines,
+    logger: createLogger("debug", (line) => logLines.push(line)),
+    serviceOptions,
+    database,
+  };
 }
 
+/** The app's services (built as the server builds them) on a throw-away database. */
+export async function createTestServices(
+  config: Config = testConfig(),
+  options: { onQuery?: (sql: string) => void } = {},
+): Promise<{ db: TestDatabase; services: AppServices; logLines: string[] }> {
+  const { logLines, logger, serviceOptions, database } = testDependencies(options);
+  const services = await createServices(config, logger, serviceOptions);
+  return { db: database(), services, logLines };
+}
+
+/** The whole server, started by the same {@link startApp} as `main.ts`, on test dependencies. */
 export async function startTestApp(
   overrides: Partial<Config> = {},
   options: { onQuery?: (sql: string) => void } = {},
@@ -95,8 +113,10 @@ export async function startTestApp(
     port: 0,
     ...overrides,
   };
-  const { db, services, logLines } = await createTestServices(config, options);
-  const server = await startServer(services, config);
+  const { logLines, logger, serviceOptions, database } = testDependencies(options);
+  const server = await startApp(config, logger, serviceOptions);
+  const { services } = server;
+  const db = database();
   const graphql = async <T>(
     query: string,
     variables?: Record<string, unknown>,
@@ -139,10 +159,7 @@ export async function startTestApp(
       if (!cookie) throw new Error(`sign-in failed: ${JSON.stringify(res.body)}`);
       return cookie;
     },
-    close: async () => {
-      await server.close();
-      await db.close().catch(() => {});
-    },
+    close: () => server.close(),
   };
 }
 

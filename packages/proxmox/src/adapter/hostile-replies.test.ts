@@ -1,7 +1,7 @@
 // Malformed Proxmox answers (issue 8), against the stand-in: fields of the wrong type, missing
 // fields, a proxy's HTML page, truncated, empty, null and gigantic bodies, on every call a read
 // makes. Each is a classified HyperError, never a crash, and fails at most the list it belongs to.
-import * as hostile from "@hyperlens/hyper-http/test-support/hostile-answers";
+import * as hostile from "@hyperlens/hyper-http/testing";
 import type { SourceSnapshot } from "@hyperlens/shared";
 import {
   createProxmoxStandin,
@@ -11,7 +11,7 @@ import {
 } from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { createProxmoxClient } from "../client.ts";
-import { labCluster } from "../test-support/lab-cluster.ts";
+import { labCluster } from "../testing/lab-cluster.ts";
 import { readProxmoxInventory } from "./read-inventory.ts";
 
 const REPLIES = hostileReplies("json", hostile.GIGANTIC);

@@ -9,7 +9,7 @@ import {
 } from "@hyperlens/standins/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createProxmoxClient } from "../client.ts";
-import { labCluster } from "../test-support/lab-cluster.ts";
+import { labCluster } from "../testing/lab-cluster.ts";
 import { readProxmoxInventory } from "./read-inventory.ts";
 
 let standin: ProxmoxStandin | undefined;

@@ -1,6 +1,6 @@
 import { isHyperError } from "@hyperlens/hyper-http";
 import { describe, expect, it } from "vitest";
-import { fixtureFiles, readFixture } from "../test-support/fixtures.ts";
+import { fixtureFiles, readFixture } from "../testing/fixtures.ts";
 import { parseAgentNetwork } from "./agent-interfaces.ts";
 import { parseClusterStatus } from "./cluster-status.ts";
 import { parseLxcConfig, parseQemuConfig } from "./guest-config.ts";

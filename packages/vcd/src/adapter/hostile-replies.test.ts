@@ -2,7 +2,7 @@
 // a proxy's HTML page, truncated, empty, declaration-only and gigantic bodies (XML on /api, JSON on
 // /cloudapi), on every GET a read makes. Each is a classified HyperError, never a crash; it fails
 // at most what it belongs to (the VM list, or the edge gateway read), and the session is closed.
-import * as hostile from "@hyperlens/hyper-http/test-support/hostile-answers";
+import * as hostile from "@hyperlens/hyper-http/testing";
 import type { SourceSnapshot } from "@hyperlens/shared";
 import {
   createVcdStandin,

@@ -13,8 +13,8 @@ import {
   PROVIDER,
   startFakeVcd,
   TENANT,
-} from "../test-support/fake-vcd-server.ts";
-import { readFixtureText, readHttpFixture } from "../test-support/fixtures.ts";
+} from "../testing/fake-vcd-server.ts";
+import { readFixtureText, readHttpFixture } from "../testing/fixtures.ts";
 import { mapVcdVm } from "./map-vm.ts";
 import { readVcdInventory } from "./read-inventory.ts";
 

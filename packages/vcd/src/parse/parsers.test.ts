@@ -1,7 +1,7 @@
 // The parsers on every recorded Director answer in fixtures/vcd.
 import { isHyperError } from "@hyperlens/hyper-http";
 import { describe, expect, it } from "vitest";
-import { fixtureFiles, readFixtureText, readHttpFixture } from "../test-support/fixtures.ts";
+import { fixtureFiles, readFixtureText, readHttpFixture } from "../testing/fixtures.ts";
 import { parseDisks } from "./disks.ts";
 import { parseEdgeGatewayRecords } from "./edge-gateway-records.ts";
 import { ownerTypeOf, parseEdgeGatewayPage } from "./edge-gateways.ts";

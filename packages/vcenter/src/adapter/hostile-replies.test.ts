@@ -1,7 +1,7 @@
 // Malformed vCenter answers (issue 8), against the stand-in: wrong types, missing fields, a proxy's
 // HTML page, truncated, empty, null and gigantic bodies, on every GET a read makes. Each is a
 // classified HyperError, never a crash; it fails at most the one VM list, and the session is closed.
-import * as hostile from "@hyperlens/hyper-http/test-support/hostile-answers";
+import * as hostile from "@hyperlens/hyper-http/testing";
 import type { SourceSnapshot } from "@hyperlens/shared";
 import {
   createVcenterStandin,

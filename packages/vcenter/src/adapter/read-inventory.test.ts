@@ -8,7 +8,7 @@ import {
   vcenterVm,
 } from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
-import { setup } from "../test-support/setup.ts";
+import { setup } from "../testing/setup.ts";
 import { readVcenterInventory } from "./read-inventory.ts";
 
 function okVms(snapshot: SourceSnapshot): NeutralVm[] {

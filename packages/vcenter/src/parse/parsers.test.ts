@@ -1,7 +1,7 @@
 // Every recorded vSphere answer in fixtures/vsphere goes through its parser.
 import { describe, expect, it } from "vitest";
 import { selectGuestIps } from "../adapter/ip-selection.ts";
-import { allFixtures, fixtureJson } from "../test-support/fixtures.ts";
+import { allFixtures, fixtureJson } from "../testing/fixtures.ts";
 import { parseGuestInterfaces } from "./guest-interfaces.ts";
 import { parseClusterList, parseHostList } from "./inventory-lists.ts";
 import { parseSessionInfo, parseSessionToken } from "./session.ts";

@@ -1,7 +1,7 @@
 // A throw-away database per test file: PGlite in memory by default, or — when DATABASE_URL is
 // set — a fresh database on that PostgreSQL server, dropped again at the end.
 import { randomBytes } from "node:crypto";
-import { type Database, openDatabase, type QueryListener } from "./database.ts";
+import { type Database, openDatabase, type QueryListener } from "../database.ts";
 
 /** A migrated, empty database for one test file, and how to throw it away. */
 export interface TestDatabase extends Database {

@@ -1,9 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import {
-  type HttpFixture,
-  parseHttpFixture,
-} from "@hyperlens/hyper-http/test-support/http-fixture";
+import { type HttpFixture, parseHttpFixture } from "@hyperlens/hyper-http/testing";
 
 /** The recorded Director answers copied into the repo (never /work/shared). */
 export const FIXTURES_DIR = fileURLToPath(new URL("../../../../fixtures/vcd/", import.meta.url));

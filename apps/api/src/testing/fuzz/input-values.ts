@@ -11,7 +11,7 @@ import {
   isNonNullType,
   isScalarType,
 } from "graphql";
-import { REQUEST_LIMITS } from "../limits.ts";
+import { REQUEST_LIMITS } from "../../http/limits.ts";
 
 /** An enum value: a bare name in a document, a string in variables. */
 export class EnumValue {

@@ -2,7 +2,7 @@
 // errors carry a listed code, nothing that betrays the server's insides, and the refusals the
 // HTTP layer promises (CSRF, body cap) where they apply.
 import { ERROR_CODES } from "../../errors.ts";
-import { REQUEST_LIMITS } from "../limits.ts";
+import { REQUEST_LIMITS } from "../../http/limits.ts";
 import { type FuzzRequest, SIMPLE_ENCODINGS } from "./mutation-requests.ts";
 import type { WireRequest } from "./wire.ts";
 

@@ -1,7 +1,8 @@
 // Shared pieces of the per-source property suites: run counts and replay from the environment, an
 // in-memory store the pure runs reconcile into, the docs/behaviour.md §3 removal oracle, and the end-to-end
 // runs: their database, stand-in, client and four syncs, with database digests.
-import { createTestDatabase, type PrismaClient, type TestDatabase } from "@hyperlens/db";
+import type { PrismaClient } from "@hyperlens/db";
+import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import type { ConnectionKind, ListRead, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
 import type { FaultSwitches } from "@hyperlens/standins/testing";
 import { planReconcile, runSync, type StoredVmState } from "@hyperlens/sync";

@@ -1,7 +1,7 @@
 // What every connector's hostile-answer tests share (issue 8): a client with a small body cap
 // against a stand-in, what a hostile answer must become, and the sweep of every route of a read.
 // Test-only: connectors import it whole, as `hostile`, from
-// @hyperlens/hyper-http/test-support/hostile-answers.
+// @hyperlens/hyper-http/testing.
 import { afterAll, beforeAll, expect } from "vitest";
 import type { HyperClientOptions } from "../client.ts";
 

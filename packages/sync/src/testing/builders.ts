@@ -1,7 +1,7 @@
 // Builders for the engine's tests and bench: neutral guests, snapshots and a connection row.
 import type { PrismaClient } from "@hyperlens/db";
 import type { ListRead, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
-import { type RunSyncOptions, runSync } from "./run-sync.ts";
+import { type RunSyncOptions, runSync } from "../run-sync.ts";
 
 /** A running Proxmox-like VM with one NIC, one agent address and one disk. */
 export function makeVm(vmid: number | string, overrides: Partial<NeutralVm> = {}): NeutralVm {
