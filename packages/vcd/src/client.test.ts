@@ -1,18 +1,28 @@
-// The client against a local HTTPS Director: logins, paging by count, sections, edge gateways,
-// version negotiation and the always-logout rule.
+// The client against the Director stand-in: logins, paging by count, sections, edge gateways,
+// version negotiation and the always-logout rule. What the client put on the wire (headers) is
+// recorded by its dispatcher, since the stand-in's request log keeps no headers.
 import { type HyperError, type HyperLogger, isHyperError } from "@hyperlens/hyper-http";
+import { recordingDispatcher, type SentRequest } from "@hyperlens/hyper-http/testing";
+import {
+  createVcdStandin,
+  type VcdStandin,
+  type VcdStandinOptions,
+} from "@hyperlens/standins/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { VCD_ALLOWED_WRITES } from "./allowed-writes.ts";
 import { createVcdClient, type VcdClient } from "./client.ts";
 import {
-  type FakeVcdOptions,
-  type FakeVcdServer,
-  fakeVmHref,
-  fakeVmMac,
+  type AcmeDirectorSize,
+  acmeDirector,
+  acmeVmId,
+  acmeVmIp,
+  acmeVmMac,
+  failEdgeGatewayPage,
+  failQueryPage,
+  misreportQueryPages,
   PROVIDER,
-  startFakeVcd,
   TENANT,
-} from "./testing/fake-vcd-server.ts";
+} from "./testing/index.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -20,24 +30,30 @@ afterEach(async () => {
 });
 
 interface Setup {
-  server: FakeVcdServer;
+  standin: VcdStandin;
   client: VcdClient;
+  sent: SentRequest[];
   warnings: Record<string, unknown>[];
 }
 
 async function setup(
-  options: FakeVcdOptions = {},
+  inventory: AcmeDirectorSize = {},
+  options: VcdStandinOptions = {},
   credentials = TENANT,
   apiVersion?: string,
 ): Promise<Setup> {
-  const server = await startFakeVcd(options);
+  const standin = await createVcdStandin({ model: acmeDirector(inventory), ...options });
+  cleanups.push(() => standin.close());
+  const { dispatcher, sent } = recordingDispatcher(standin.caPem);
+  cleanups.push(() => dispatcher.close());
   const warnings: Record<string, unknown>[] = [];
   const logger: HyperLogger = { info() {}, warn: (entry) => warnings.push(entry) };
   const client = createVcdClient({
     http: {
       connectionId: "vcd-1",
-      baseUrl: server.url,
-      caPem: server.caPem,
+      baseUrl: standin.url,
+      caPem: standin.caPem,
+      dispatcher,
       // The stand-in listens on loopback, which hyper-http refuses unless told otherwise.
       allowLoopbackTargets: true,
       retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
@@ -46,9 +62,8 @@ async function setup(
     credentials,
     ...(apiVersion ? { apiVersion } : {}),
   });
-  cleanups.push(() => server.close());
   cleanups.push(() => client.close());
-  return { server, client, warnings };
+  return { standin, client, sent, warnings };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<HyperError> {
@@ -61,97 +76,110 @@ async function rejection(promise: Promise<unknown>): Promise<HyperError> {
   throw new Error("expected a rejection");
 }
 
-function pagesAsked(server: FakeVcdServer, path = "/api/query"): string[] {
-  return server.requests
-    .filter((r) => r.url.startsWith(path))
-    .map((r) => new URL(r.url, "https://x").searchParams.get("page") ?? "");
+function pagesAsked(standin: VcdStandin, path = "/api/query"): string[] {
+  return standin.requests
+    .filter((r) => r.path === path)
+    .map((r) => new URLSearchParams(r.query).get("page") ?? "");
 }
+
+const logins = (standin: VcdStandin) => standin.sessions.length;
+const logouts = (standin: VcdStandin) => standin.sessions.filter((s) => s.closed).length;
+
+/** A VM's href on Director's public address, which is not the stand-in's. */
+const publicVmHref = (n: number) => `https://vcd.example.com/api/vApp/vm-${acmeVmId(n)}`;
 
 describe("login", () => {
   it("a tenant logs in at /sessions with Basic user@org, then reads with the bearer token", async () => {
-    const { server, client } = await setup({ vmCount: 1 });
+    const { sent, client } = await setup({ vms: 1 });
     const session = await client.login();
     expect(session.orgName).toBe("acme");
     expect(session.id).toMatch(/^urn:vcloud:session:/);
-    const login = server.requests[0];
+    const login = sent[0];
     expect(login?.method).toBe("POST");
-    expect(login?.url).toBe("/cloudapi/1.0.0/sessions");
+    expect(login?.path).toBe("/cloudapi/1.0.0/sessions");
     expect(login?.headers.authorization).toBe(
       `Basic ${Buffer.from(`${TENANT.username}:${TENANT.password}`).toString("base64")}`,
     );
     expect(login?.headers.accept).toBe("application/json;version=38.0");
     await client.vmQueryPage(1);
-    const read = server.requests[1];
-    expect(read?.headers.authorization).toMatch(/^Bearer jwt\./);
+    const read = sent[1];
+    expect(read?.headers.authorization).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
     expect(read?.headers.accept).toBe("application/*+xml;version=38.0");
   });
 
   it("a provider administrator (user@System) logs in at /sessions/provider and queries adminVM", async () => {
-    const { server, client } = await setup({ vmCount: 2 }, PROVIDER);
+    const { sent, client } = await setup({ vms: 2 }, {}, PROVIDER);
     await client.login();
-    expect(server.requests[0]?.url).toBe("/cloudapi/1.0.0/sessions/provider");
+    expect(sent[0]?.path).toBe("/cloudapi/1.0.0/sessions/provider");
     const page = await client.vmQueryPage(1);
-    expect(server.requests[1]?.url).toContain("type=adminVM");
+    expect(sent[1]?.path).toContain("type=adminVM");
     expect(page.vms[0]).toMatchObject({ moref: "vm-1000" });
   });
 
   it("a wrong password is an auth error that says how Director names users", async () => {
-    const { client, server } = await setup({}, { ...TENANT, password: "wrong" });
+    const { client, standin } = await setup({}, {}, { ...TENANT, password: "wrong" });
     const error = await rejection(client.login());
     expect(error.errorClass).toBe("auth");
     expect(error.message).toMatch(/user@org/);
     expect(error.message).not.toContain("wrong");
-    expect(server.logins).toBe(0);
+    expect(logins(standin)).toBe(0);
   });
 
   it("negotiates the API version after a 406: reads /api/versions and retries once", async () => {
-    const { server, client } = await setup({ versions: ["36.0", "37.0", "37.2"] });
+    const { standin, sent, client } = await setup(
+      {},
+      { apiVersions: { min: "36.0", max: "37.2" } },
+    );
     await client.login();
     expect(client.apiVersion).toBe("37.2");
-    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+    expect(standin.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       "POST /cloudapi/1.0.0/sessions",
       "GET /api/versions",
       "POST /cloudapi/1.0.0/sessions",
     ]);
-    expect(server.requests[2]?.headers.accept).toBe("application/json;version=37.2");
+    expect(sent[2]?.headers.accept).toBe("application/json;version=37.2");
     await client.vmQueryPage(1);
-    expect(server.requests[3]?.headers.accept).toBe("application/*+xml;version=37.2");
+    expect(sent[3]?.headers.accept).toBe("application/*+xml;version=37.2");
   });
 
   it("a server offering no version from 37 to 39 is refused with the versions it offers", async () => {
-    const { server, client } = await setup({ versions: ["33.0", "36.0", "40.0"] });
-    const error = await rejection(client.login());
-    expect(error.message).toMatch(/offers: 33\.0, 36\.0, 40\.0/);
-    expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+    const older = await setup({}, { apiVersions: { min: "33.0", max: "36.3" } });
+    const error = await rejection(older.client.login());
+    expect(error.message).toMatch(/offers: 33\.0, 34\.0, 35\.0, 35\.2, 36\.0, 36\.1, 36\.2, 36\.3/);
+    expect(older.standin.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+    const newer = await setup({}, { apiVersions: { min: "40.0", max: "40.0" } });
+    expect((await rejection(newer.client.login())).message).toMatch(/offers: 40\.0/);
+    expect(newer.standin.requests.filter((r) => r.method === "POST")).toHaveLength(1);
   });
 
   it("a read without a session is refused before sending", async () => {
-    const { server, client } = await setup();
+    const { standin, sent, client } = await setup();
     const error = await rejection(client.vmQueryPage(1));
     expect(error.errorClass).toBe("config");
-    expect(server.requests).toHaveLength(0);
+    expect(sent).toHaveLength(0);
+    expect(standin.requests).toHaveLength(0);
   });
 
   it("an expired token is renewed once by logging in again", async () => {
-    const { server, client } = await setup({ vmCount: 1 });
+    const { standin, client } = await setup({ vms: 1 });
     await client.login();
-    server.expireTokens();
+    standin.expireAllSessions();
     await client.vmQueryPage(1);
-    expect(server.logins).toBe(2);
+    expect(logins(standin)).toBe(2);
   });
 
   it("a read still on the wire when the session ends does not log in again after its 401", async () => {
-    const { server, client } = await setup({ vmCount: 1 });
+    const { standin, client } = await setup({ vms: 1 });
     let late: Promise<unknown> = Promise.resolve();
     const failed = client.withSession(async () => {
       late = client.vmQueryPage(1).catch((error: unknown) => error);
-      server.expireTokens();
+      standin.expireAllSessions();
       throw new Error("a sibling read failed");
     });
     await expect(failed).rejects.toThrow("a sibling read failed");
     await late;
     // No second session: the expired one is all there is, and it ends on its own.
-    expect(server.logins).toBe(1);
+    expect(logins(standin)).toBe(1);
   });
 
   it("declares only the session POSTs and the session DELETE as writes", () => {
@@ -171,81 +199,92 @@ describe("login", () => {
 
 describe("withSession always logs out (docs/behaviour.md §4 step 5)", () => {
   it("after success", async () => {
-    const { server, client } = await setup({ vmCount: 3 });
+    const { standin, client } = await setup({ vms: 3 });
     const listing = await client.withSession(() => client.listVms());
     expect(listing.vms).toHaveLength(3);
-    expect(server.logins).toBe(1);
-    expect(server.logouts).toBe(1);
-    expect(server.openSessions.size).toBe(0);
-    const logout = server.requests.at(-1);
+    expect(logins(standin)).toBe(1);
+    expect(logouts(standin)).toBe(1);
+    expect(standin.openSessions).toBe(0);
+    const logout = standin.requests.at(-1);
     expect(logout?.method).toBe("DELETE");
-    expect(logout?.url).toMatch(/^\/cloudapi\/1\.0\.0\/sessions\/urn:vcloud:session:/);
+    expect(logout?.status).toBe(204);
+    expect(logout?.path).toMatch(/^\/cloudapi\/1\.0\.0\/sessions\/urn:vcloud:session:/);
   });
 
   it("after a failure part-way, and the real error is the one thrown", async () => {
-    const { server, client } = await setup({ vmCount: 60, failVmPage: 2 });
+    const { standin, client } = await setup({ vms: 60 }, { maxPageSize: 25 });
+    failQueryPage(standin, 2, "query page broke");
     const error = await rejection(client.withSession(() => client.listVms()));
     expect(error.errorClass).toBe("transient");
     expect(error.message).toMatch(/query page broke/);
-    expect(server.openSessions.size).toBe(0);
-    expect(server.logouts).toBe(1);
+    expect(standin.openSessions).toBe(0);
+    expect(logouts(standin)).toBe(1);
   });
 
   it("a failing logout is logged, not thrown over the result", async () => {
-    const { server, client, warnings } = await setup({ vmCount: 1, logoutStatus: 500 });
+    const { standin, client, warnings } = await setup({ vms: 1 });
+    standin.faults.fail("/cloudapi/1.0.0/sessions/*", 500, {
+      method: "DELETE",
+      headers: { "Content-Type": "application/json;version=38.0" },
+      body: JSON.stringify({ minorErrorCode: "INTERNAL", message: "logout broke" }),
+    });
     const listing = await client.withSession(() => client.listVms());
     expect(listing.vms).toHaveLength(1);
     expect(warnings.some((w) => String(w.msg).includes("logout failed"))).toBe(true);
-    expect(server.requests.filter((r) => r.method === "DELETE")).toHaveLength(1);
+    expect(standin.requests.filter((r) => r.method === "DELETE")).toHaveLength(1);
   });
 
   it("nested sessions share one login and log out once", async () => {
-    const { server, client } = await setup({ vmCount: 1 });
+    const { standin, client } = await setup({ vms: 1 });
     await client.withSession(() => client.withSession(() => client.listVms()));
-    expect(server.logins).toBe(1);
-    expect(server.logouts).toBe(1);
+    expect(logins(standin)).toBe(1);
+    expect(logouts(standin)).toBe(1);
   });
 
   it("close() logs out a session left open", async () => {
-    const { server, client } = await setup();
+    const { standin, client } = await setup();
     await client.login();
     await client.close();
-    expect(server.openSessions.size).toBe(0);
+    expect(logins(standin)).toBe(1);
+    expect(standin.openSessions).toBe(0);
   });
 });
 
 describe("VM query paging (docs/behaviour.md §4 step 1)", () => {
   it("asks 128, gets 25 per page, and reads every VM by counting what arrived", async () => {
-    const { server, client } = await setup({ vmCount: 120, templateCount: 3, pageCap: 25 });
+    const { standin, sent, client } = await setup({ vms: 120, templates: 3 }, { maxPageSize: 25 });
     const listing = await client.withSession(() => client.listVms());
     expect(listing).toMatchObject({ total: 123, received: 123, pages: 5, isComplete: true });
     expect(listing.vms).toHaveLength(120);
-    expect(pagesAsked(server)).toEqual(["1", "2", "3", "4", "5"]);
-    expect(server.requests.find((r) => r.url.startsWith("/api/query"))?.url).toContain(
-      "pageSize=128",
-    );
+    expect(pagesAsked(standin)).toEqual(["1", "2", "3", "4", "5"]);
+    expect(sent.find((r) => r.path.startsWith("/api/query"))?.path).toContain("pageSize=128");
   });
 
   it("a short page is not the last: the read goes on until the count reaches total", async () => {
-    const { server, client } = await setup({ vmCount: 60, pageLayout: [25, 10, 25] });
+    // Pages of 25: page 2 holds 10 of its 25 (the rest hidden from this user), and total says 45.
+    const { standin, client } = await setup({ vms: 60 }, { maxPageSize: 25 });
+    misreportQueryPages(standin, { total: 45, recordsOnPage: { 2: 10 } });
     const listing = await client.withSession(() => client.listVms());
-    expect(listing.vms).toHaveLength(60);
+    expect(listing.vms).toHaveLength(45);
     expect(listing.isComplete).toBe(true);
-    expect(pagesAsked(server)).toEqual(["1", "2", "3"]);
+    expect(pagesAsked(standin)).toEqual(["1", "2", "3"]);
   });
 
   it("an empty page ends the read; fewer VMs than total is not a complete read", async () => {
-    const { server, client } = await setup({ vmCount: 60, pageLayout: [25, 25, 0, 10] });
+    // 50 VMs in pages of 25, but every page reports 60: page 3 comes back empty.
+    const { standin, client } = await setup({ vms: 50 }, { maxPageSize: 25 });
+    misreportQueryPages(standin, { total: 60 });
     const listing = await client.withSession(() => client.listVms());
     // Read once more in case the list changed meanwhile, then given up on.
-    expect(pagesAsked(server)).toEqual(["1", "2", "3", "1", "2", "3"]);
+    expect(pagesAsked(standin)).toEqual(["1", "2", "3", "1", "2", "3"]);
     expect(listing.vms).toHaveLength(50);
     expect(listing.isComplete).toBe(false);
     expect(listing.reason).toMatch(/60 VMs.*50 distinct/);
   });
 
   it("a failed page rejects: nothing is returned that could look like a shorter list", async () => {
-    const { client } = await setup({ vmCount: 60, failVmPage: 3 });
+    const { standin, client } = await setup({ vms: 60 }, { maxPageSize: 25 });
+    failQueryPage(standin, 3, "query page broke");
     const error = await rejection(client.withSession(() => client.listVms()));
     expect(error.status).toBe(500);
   });
@@ -253,54 +292,57 @@ describe("VM query paging (docs/behaviour.md §4 step 1)", () => {
 
 describe("VM sections", () => {
   it("reads NICs and disks from the VM's href path, never its host", async () => {
-    const { server, client } = await setup({ vmCount: 2 });
+    const { sent, client } = await setup({ vms: 2 });
     await client.withSession(async () => {
-      const section = await client.networkConnectionSection(fakeVmHref(1));
-      expect(section.connections[0]).toMatchObject({ mac: fakeVmMac(1), ipAddress: "10.0.0.1" });
-      const disks = await client.disks(fakeVmHref(1));
+      const section = await client.networkConnectionSection(publicVmHref(1));
+      expect(section.connections[0]).toMatchObject({ mac: acmeVmMac(1), ipAddress: acmeVmIp(1) });
+      const disks = await client.disks(publicVmHref(1));
       expect(disks).toEqual([expect.objectContaining({ capacityMiB: 10241 })]);
     });
-    const urls = server.requests.filter((r) => r.method === "GET").map((r) => r.url);
-    expect(urls).toEqual([
-      `/api/vApp/vm-${fakeVmHref(1).split("/vm-")[1]}/networkConnectionSection/`,
-      `/api/vApp/vm-${fakeVmHref(1).split("/vm-")[1]}/virtualHardwareSection/disks`,
+    const paths = sent.filter((r) => r.method === "GET").map((r) => r.path);
+    expect(paths).toEqual([
+      `/api/vApp/vm-${acmeVmId(1)}/networkConnectionSection/`,
+      `/api/vApp/vm-${acmeVmId(1)}/virtualHardwareSection/disks`,
     ]);
   });
 
   it("a permission error names what is missing", async () => {
-    const { client } = await setup({ vmCount: 1 });
+    const { client } = await setup({ vms: 1 });
     const error = await rejection(
-      client.withSession(() => client.networkConnectionSection(fakeVmHref(7))),
+      client.withSession(() => client.networkConnectionSection(publicVmHref(7))),
     );
     expect(error.errorClass).toBe("permission");
-    expect(error.message).toMatch(/VAPP_VIEW/);
+    expect(error.message).toMatch(/VAPP_VM_VIEW/);
   });
 });
 
 describe("edge gateways (docs/behaviour.md §4 step 4)", () => {
   it("reads all 3 pages the API reports", async () => {
-    const { server, client } = await setup({ edgeGatewayCount: 7, edgePageCap: 3 });
+    const { standin, sent, client } = await setup(
+      { edgeGateways: 7 },
+      { edgeGatewayMaxPageSize: 3 },
+    );
     const listing = await client.withSession(() => client.listEdgeGateways());
     expect(listing.gateways).toHaveLength(7);
     expect(listing.isComplete).toBe(true);
-    expect(pagesAsked(server, "/cloudapi/1.0.0/edgeGateways")).toEqual(["1", "2", "3"]);
-    expect(server.requests[1]?.headers.accept).toBe("application/json;version=38.0");
+    expect(pagesAsked(standin, "/cloudapi/1.0.0/edgeGateways")).toEqual(["1", "2", "3"]);
+    expect(sent[1]?.headers.accept).toBe("application/json;version=38.0");
     expect(listing.gateways.map((g) => g.ownerType)).toContain("VDC_GROUP");
   });
 
   it("without pageCount, pages are computed from resultTotal / pageSize (and the Link header)", async () => {
-    const { server, client } = await setup({
-      edgeGatewayCount: 7,
-      edgePageCap: 3,
-      omitPageCount: true,
-    });
+    const { standin, client } = await setup(
+      { edgeGateways: 7 },
+      { edgeGatewayMaxPageSize: 3, omitEdgeGatewayPageCount: true },
+    );
     const listing = await client.withSession(() => client.listEdgeGateways());
     expect(listing.gateways).toHaveLength(7);
-    expect(pagesAsked(server, "/cloudapi/1.0.0/edgeGateways")).toEqual(["1", "2", "3"]);
+    expect(pagesAsked(standin, "/cloudapi/1.0.0/edgeGateways")).toEqual(["1", "2", "3"]);
   });
 
   it("a failed page rejects", async () => {
-    const { client } = await setup({ edgeGatewayCount: 7, edgePageCap: 3, failEdgePage: 2 });
+    const { standin, client } = await setup({ edgeGateways: 7 }, { edgeGatewayMaxPageSize: 3 });
+    failEdgeGatewayPage(standin, 2, "edge page broke");
     const error = await rejection(client.withSession(() => client.listEdgeGateways()));
     expect(error.message).toMatch(/edge page broke/);
   });

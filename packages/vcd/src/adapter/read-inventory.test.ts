@@ -1,20 +1,31 @@
-// The Director adapter against the local HTTPS fake: the one "vms" list, its failure modes, the
+// The Director adapter against the Director stand-in: the one "vms" list, its failure modes, the
 // neutral VM shape, edge gateways, and no session left behind.
 import type { ListRead, NeutralVm } from "@hyperlens/shared";
+import {
+  createVcdStandin,
+  type VcdStandin,
+  type VcdStandinOptions,
+} from "@hyperlens/standins/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createVcdClient } from "../client.ts";
 import { parseDisks } from "../parse/disks.ts";
 import { parseNetworkConnectionSection } from "../parse/network-connections.ts";
 import { parseVmQueryPage } from "../parse/vm-records.ts";
 import {
-  type FakeVcdOptions,
-  type FakeVcdServer,
-  fakeVmMac,
+  type AcmeDirectorSize,
+  acmeDirector,
+  acmeVmId,
+  acmeVmIp,
+  acmeVmMac,
+  failEdgeGatewayPage,
+  failQueryPage,
+  failVmSections,
+  misreportQueryPages,
   PROVIDER,
-  startFakeVcd,
+  readFixtureText,
+  readHttpFixture,
   TENANT,
-} from "../testing/fake-vcd-server.ts";
-import { readFixtureText, readHttpFixture } from "../testing/fixtures.ts";
+} from "../testing/index.ts";
 import { mapVcdVm } from "./map-vm.ts";
 import { readVcdInventory } from "./read-inventory.ts";
 
@@ -23,23 +34,26 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function read(options: FakeVcdOptions, credentials = TENANT) {
-  const server = await startFakeVcd(options);
+async function startStandin(inventory: AcmeDirectorSize, options: VcdStandinOptions = {}) {
+  const standin = await createVcdStandin({ model: acmeDirector(inventory), ...options });
+  cleanups.push(() => standin.close());
+  return standin;
+}
+
+async function read(standin: VcdStandin, credentials = TENANT) {
   const client = createVcdClient({
     http: {
       connectionId: "vcd-1",
-      baseUrl: server.url,
-      caPem: server.caPem,
+      baseUrl: standin.url,
+      caPem: standin.caPem,
       // The stand-in listens on loopback, which hyper-http refuses unless told otherwise.
       allowLoopbackTargets: true,
       retry: { attempts: 1 },
     },
     credentials,
   });
-  cleanups.push(() => server.close());
   cleanups.push(() => client.close());
-  const snapshot = await readVcdInventory(client, { parallelVms: 4 });
-  return { server, snapshot };
+  return readVcdInventory(client, { parallelVms: 4 });
 }
 
 function onlyList(lists: ListRead[]): ListRead {
@@ -54,26 +68,30 @@ function vmsOf(list: ListRead): NeutralVm[] {
   return list.vms;
 }
 
-function expectNoSessionLeft(server: FakeVcdServer) {
-  expect(server.logins).toBeGreaterThan(0);
-  expect(server.openSessions.size).toBe(0);
+function expectNoSessionLeft(standin: VcdStandin) {
+  expect(standin.sessions.length).toBeGreaterThan(0);
+  expect(standin.openSessions).toBe(0);
 }
 
 describe("readVcdInventory", () => {
   it("reads every VM across capped pages into one ok list, templates left out", async () => {
-    const { server, snapshot } = await read({ vmCount: 70, templateCount: 2, pageCap: 25 });
+    const standin = await startStandin({ vms: 70, templates: 2 }, { maxPageSize: 25 });
+    const snapshot = await read(standin);
     const vms = vmsOf(onlyList(snapshot.lists));
     expect(vms).toHaveLength(70);
     expect(onlyList(snapshot.lists).key).toBe("vms");
     expect(new Set(vms.map((v) => v.externalId)).size).toBe(70);
-    expectNoSessionLeft(server);
+    expect(
+      new Set(standin.requests.filter((r) => r.path === "/api/query").map((r) => r.query)).size,
+    ).toBe(3);
+    expectNoSessionLeft(standin);
   });
 
   it("maps a VM to the neutral shape", async () => {
-    const { snapshot } = await read({ vmCount: 2 });
+    const snapshot = await read(await startStandin({ vms: 2 }));
     const vm = vmsOf(onlyList(snapshot.lists)).find((v) => v.name === "vm-1");
     expect(vm).toMatchObject({
-      externalId: "urn:vcloud:vm:00000001-0000-4000-8000-000000000001",
+      externalId: `urn:vcloud:vm:${acmeVmId(1)}`,
       kind: "VM",
       state: "STOPPED",
       cpuCount: 2,
@@ -81,8 +99,8 @@ describe("readVcdInventory", () => {
       guestOs: "Ubuntu Linux (64-bit)",
       isTemplate: false,
       location: { orgName: "acme", vdcName: "acme-vdc", vappName: "vapp-0" },
-      nics: [{ key: "nic0", mac: fakeVmMac(1), network: "vApp network test", isConnected: true }],
-      ips: [{ address: "10.0.0.1", origin: "PLATFORM", nicKey: "nic0", isAccepted: true }],
+      nics: [{ key: "nic0", mac: acmeVmMac(1), network: "vApp network test", isConnected: true }],
+      ips: [{ address: acmeVmIp(1), origin: "PLATFORM", nicKey: "nic0", isAccepted: true }],
       ipsFromGuestAreLive: true,
       disks: [{ key: "2000", capacityBytes: 10241 * 1024 * 1024, busType: "scsi" }],
       diskTotalBytes: 10241 * 1024 * 1024,
@@ -92,38 +110,46 @@ describe("readVcdInventory", () => {
   });
 
   it("a provider read links each VM to the vCenter and moref backing it", async () => {
-    const { snapshot } = await read({ vmCount: 1 }, PROVIDER);
+    const standin = await startStandin({ vms: 1 });
+    const snapshot = await read(standin, PROVIDER);
     const [vm] = vmsOf(onlyList(snapshot.lists));
+    // The stand-in also lists the registered vCenters, so the backing names the vCenter's host.
     expect(vm?.backing).toEqual({
-      vcenterId: "00000007-0000-4000-8000-000000000001",
+      vcenterId: standin.model.vcenter.id,
+      vcenterHost: "vc01.example.test",
       moref: "vm-1000",
     });
     expect(vm?.location.orgName).toBeUndefined();
   });
 
   it("a failed page fails the list (nothing removed) and still logs out", async () => {
-    const { server, snapshot } = await read({ vmCount: 60, failVmPage: 2 });
-    const list = onlyList(snapshot.lists);
+    const standin = await startStandin({ vms: 60 }, { maxPageSize: 25 });
+    failQueryPage(standin, 2, "query page broke");
+    const list = onlyList((await read(standin)).lists);
     expect(list.status).toBe("failed");
     expect(list.status === "failed" && list.reason).toMatch(/query page broke/);
-    expectNoSessionLeft(server);
+    expectNoSessionLeft(standin);
   });
 
   it("an empty page before total fails the list", async () => {
-    const { snapshot } = await read({ vmCount: 30, pageLayout: [25, 0] });
-    expect(onlyList(snapshot.lists).status).toBe("failed");
+    // 25 VMs in pages of 25, but every page reports 30: page 2 comes back empty.
+    const standin = await startStandin({ vms: 25 }, { maxPageSize: 25 });
+    misreportQueryPages(standin, { total: 30 });
+    expect(onlyList((await read(standin)).lists).status).toBe("failed");
   });
 
   it("one VM whose sections fail fails the whole list, naming the VM", async () => {
-    const { server, snapshot } = await read({ vmCount: 10, failSectionOfVm: 4 });
-    const list = onlyList(snapshot.lists);
+    const standin = await startStandin({ vms: 10 });
+    failVmSections(standin, acmeVmId(4), "section broke");
+    const list = onlyList((await read(standin)).lists);
     expect(list.status).toBe("failed");
     expect(list.status === "failed" && list.reason).toMatch(/vm-4 .*section broke/);
-    expectNoSessionLeft(server);
+    expectNoSessionLeft(standin);
   });
 
   it("reads edge gateways of VDCs and VDC groups on every page", async () => {
-    const { snapshot } = await read({ edgeGatewayCount: 7, edgePageCap: 3 });
+    const standin = await startStandin({ edgeGateways: 7 }, { edgeGatewayMaxPageSize: 3 });
+    const snapshot = await read(standin);
     expect(snapshot.edgeGateways?.isComplete).toBe(true);
     expect(snapshot.edgeGateways?.items).toHaveLength(7);
     expect(snapshot.edgeGateways?.items[1]).toMatchObject({
@@ -136,25 +162,24 @@ describe("readVcdInventory", () => {
   });
 
   it("a failed edge gateway page leaves them incomplete, VMs unaffected", async () => {
-    const { snapshot } = await read({
-      vmCount: 2,
-      edgeGatewayCount: 7,
-      edgePageCap: 3,
-      failEdgePage: 3,
-    });
+    const standin = await startStandin({ vms: 2, edgeGateways: 7 }, { edgeGatewayMaxPageSize: 3 });
+    failEdgeGatewayPage(standin, 3, "edge page broke");
+    const snapshot = await read(standin);
     expect(snapshot.edgeGateways?.isComplete).toBe(false);
     expect(snapshot.edgeGateways?.reason).toMatch(/edge page broke/);
     expect(onlyList(snapshot.lists).status).toBe("ok");
   });
 
   it("sends nothing but GET besides the session login and logout", async () => {
-    const { server } = await read({ vmCount: 30, edgeGatewayCount: 4 });
-    const writes = server.requests
+    const standin = await startStandin({ vms: 30, edgeGateways: 4 });
+    await read(standin);
+    const writes = standin.requests
       .filter((r) => r.method !== "GET")
-      .map((r) => `${r.method} ${r.url}`);
+      .map((r) => `${r.method} ${r.path}`);
     expect(writes).toHaveLength(2);
     expect(writes[0]).toBe("POST /cloudapi/1.0.0/sessions");
     expect(writes[1]).toMatch(/^DELETE \/cloudapi\/1\.0\.0\/sessions\/urn:vcloud:session:/);
+    expect(standin.writeAttempts).toEqual([]);
   });
 });
 
