@@ -29,8 +29,9 @@ export async function signIn(
   const keys = signInKeys(account, username, input.address);
   const retryAt = await reserveSignInAttempt(prisma, keys, throttle);
   if (retryAt) return { ok: false, reason: "RATE_LIMITED", retryAt };
-  const user = account && !account.isDisabled ? account : null;
-  const isValid = user
+  // An account without a password (single sign-on only) never signs in with one.
+  const user = account && !account.isDisabled && account.passwordHash ? account : null;
+  const isValid = user?.passwordHash
     ? await verifyPassword(input.password, user.passwordHash)
     : await verifyAgainstDummy(input.password);
   // A failure was counted when the attempt was reserved.

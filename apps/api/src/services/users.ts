@@ -64,7 +64,7 @@ function nameTaken(username: string) {
 export interface UserByName {
   id: string;
   username: string;
-  passwordHash: string;
+  passwordHash: string | null;
   isDisabled: boolean;
 }
 
