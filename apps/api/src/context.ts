@@ -34,6 +34,8 @@ export interface Context extends AppServices {
   viewer: Viewer | null;
   /** The client's address, for sign-in rate limits. */
   clientAddress: string | undefined;
+  /** The client's User-Agent header, kept with a new session for the Sessions page. */
+  userAgent: string | undefined;
   /** Set-Cookie values the response must carry (sign-in, sign-out). */
   responseCookies: string[];
   requestId: string;

@@ -15,11 +15,34 @@ export interface SessionPolicy {
   maxMs: number;
 }
 
+/** Where a session came from, shown to its user on the Sessions page. */
+export interface SessionOrigin {
+  address?: string | undefined;
+  userAgent?: string | undefined;
+  /** "password" (the default), or the slug of the single sign-on provider. */
+  method?: string | undefined;
+}
+
+// A User-Agent is the client's to choose; it is kept for display, not without bound.
+const MAX_USER_AGENT_LENGTH = 512;
+
 /** Creates a session for a user and returns the cookie secret (shown to nobody else). */
-export async function createSession(prisma: PrismaClient, userId: string, policy: SessionPolicy) {
+export async function createSession(
+  prisma: PrismaClient,
+  userId: string,
+  policy: SessionPolicy,
+  origin: SessionOrigin = {},
+) {
   const secret = newSecret();
   const session = await prisma.session.create({
-    data: { userId, tokenHash: hashSecret(secret), expiresAt: new Date(Date.now() + policy.maxMs) },
+    data: {
+      userId,
+      tokenHash: hashSecret(secret),
+      expiresAt: new Date(Date.now() + policy.maxMs),
+      address: origin.address ?? null,
+      userAgent: origin.userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null,
+      method: origin.method ?? "password",
+    },
   });
   return { secret, session };
 }

@@ -113,6 +113,7 @@ export function attachWebSocket(
           ...services,
           viewer: ctx.extra.viewer ?? null,
           clientAddress: options.clientAddressOf(ctx.extra.request),
+          userAgent: ctx.extra.request.headers["user-agent"],
           responseCookies: [],
           requestId: randomUUID(),
         };

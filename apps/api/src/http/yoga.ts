@@ -97,6 +97,7 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
         ...services,
         viewer,
         clientAddress: req && clientAddressOf(req),
+        userAgent: request.headers.get("user-agent") ?? undefined,
         responseCookies,
         requestId: request.headers.get("x-request-id") ?? randomUUID(),
       };

@@ -48,7 +48,12 @@ builder.mutationField("signIn", (t) =>
       }
       const result = await signIn(
         ctx.prisma,
-        { username: args.username, password: args.password, address: ctx.clientAddress },
+        {
+          username: args.username,
+          password: args.password,
+          address: ctx.clientAddress,
+          userAgent: ctx.userAgent,
+        },
         ctx.sessionPolicy,
       );
       if (!result.ok) {
@@ -111,7 +116,12 @@ builder.mutationField("completeSetup", (t) =>
       ctx.setupTokens.revoke();
       const result = await signIn(
         ctx.prisma,
-        { username: args.username, password: args.password, address: ctx.clientAddress },
+        {
+          username: args.username,
+          password: args.password,
+          address: ctx.clientAddress,
+          userAgent: ctx.userAgent,
+        },
         ctx.sessionPolicy,
       );
       if (!result.ok) throw new Error("The new administrator could not sign in.");

@@ -20,7 +20,12 @@ export type SignInResult =
 /** Checks credentials and, when they hold, creates a fresh session (a new id every sign-in). */
 export async function signIn(
   prisma: PrismaClient,
-  input: { username: string; password: string; address?: string | undefined },
+  input: {
+    username: string;
+    password: string;
+    address?: string | undefined;
+    userAgent?: string | undefined;
+  },
   policy: SessionPolicy,
   throttle?: ThrottlePolicy,
 ): Promise<SignInResult> {
@@ -37,6 +42,9 @@ export async function signIn(
   // A failure was counted when the attempt was reserved.
   if (!user || !isValid) return { ok: false, reason: "INVALID_CREDENTIALS" };
   await settleSuccessfulSignIn(prisma, keys, throttle);
-  const { secret } = await createSession(prisma, user.id, policy);
+  const { secret } = await createSession(prisma, user.id, policy, {
+    address: input.address,
+    userAgent: input.userAgent,
+  });
   return { ok: true, secret, userId: user.id };
 }
