@@ -1,7 +1,7 @@
 // A session whose password an administrator reset may do nothing until it chooses a new one
 // (docs/behaviour.md §12): one gate over every operation, over HTTP, SSE and WebSocket alike,
 // so no field can forget the rule. It reads the operation's root fields, fragments included.
-import type { Plugin } from "graphql-yoga";
+
 import {
   type DocumentNode,
   getOperationAST,
@@ -9,6 +9,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
+import type { Plugin } from "graphql-yoga";
 import type { Viewer } from "../auth/viewer.ts";
 import { PasswordChangeRequiredError } from "../errors.ts";
 

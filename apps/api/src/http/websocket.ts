@@ -11,8 +11,8 @@ import { authenticate } from "../auth/authenticate.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import type { AppServices, Context } from "../context.ts";
 import { recheckCredentials } from "./credential-recheck.ts";
-import { serialCheck } from "./sse-subscription-recheck.ts";
 import { isPublicHost, MISDIRECTED_STATUS } from "./public-url.ts";
+import { serialCheck } from "./sse-subscription-recheck.ts";
 import { countRejectedCredentials, type createGraphqlHandler } from "./yoga.ts";
 
 const MAX_MESSAGE_BYTES = 64 * 1024;

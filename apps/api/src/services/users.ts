@@ -23,11 +23,7 @@ export interface NewUser {
 }
 
 /** Creates a user after checking the name and password; names are unique, case-insensitively. */
-export async function createUser(
-  prisma: PrismaClient,
-  input: NewUser,
-  actor: AuditActor | null,
-) {
+export async function createUser(prisma: PrismaClient, input: NewUser, actor: AuditActor | null) {
   const username = input.username.trim();
   if (!USERNAME.test(username)) {
     throw new ValidationError(
@@ -169,10 +165,7 @@ export async function changeOwnPassword(
     throw new ValidationError("The current password is not correct.", "currentPassword");
   await settleSuccessfulSignIn(prisma, keys, DEFAULT_THROTTLE);
   if (input.newPassword === input.currentPassword) {
-    throw new ValidationError(
-      "Choose a password different from the current one.",
-      "newPassword",
-    );
+    throw new ValidationError("Choose a password different from the current one.", "newPassword");
   }
   const passwordHash = await hashPassword(input.newPassword);
   const ended = await prisma.$transaction(async (tx) => {
