@@ -29,8 +29,8 @@ export function createCredentialChanges(events: SyncEvents): CredentialChanges {
   return {
     announce: (userId) => events.publish("credentials:changed", { userId }),
     watch: (userId, onChange) => {
-      let set = watchers.get(userId);
-      if (!set) watchers.set(userId, (set = new Set()));
+      const set = watchers.get(userId) ?? new Set();
+      watchers.set(userId, set);
       set.add(onChange);
       return () => {
         set.delete(onChange);
