@@ -2,7 +2,12 @@
 import type { Prisma } from "@hyperlens/db";
 import type { Viewer } from "../auth/viewer.ts";
 import type { Context } from "../context.ts";
-import { NotAuthenticatedError, RateLimitedError, ValidationError } from "../errors.ts";
+import {
+  ForbiddenError,
+  NotAuthenticatedError,
+  RateLimitedError,
+  ValidationError,
+} from "../errors.ts";
 import { revokeOwnSession, signOutEverywhereElse } from "../services/own-sessions.ts";
 import { changeOwnPassword } from "../services/users.ts";
 import { builder } from "./builder.ts";
@@ -18,7 +23,11 @@ function sessionsVisibleTo(viewer: Viewer | null): Prisma.SessionWhereInput {
 
 /** The signed-in person (not a token): sessions and passwords are theirs alone. */
 function personOf(ctx: Context): Viewer {
-  if (ctx.viewer?.kind !== "USER") throw new NotAuthenticatedError("Sign in first.");
+  if (!ctx.viewer) throw new NotAuthenticatedError();
+  if (ctx.viewer.kind !== "USER")
+    throw new ForbiddenError(
+      "Only a signed-in person has sessions and a password; a token has neither.",
+    );
   return ctx.viewer;
 }
 

@@ -345,7 +345,7 @@ describe("your sessions (docs/behaviour.md §12.9)", () => {
     expect(await isSignedIn(victim)).toBe(true);
   });
 
-  it("are a person's: an API token has none to list", async () => {
+  it("are a person's: an API token has none to list, and no password to change", async () => {
     const cookie = await app.signedInAs("integrator");
     const token = await createToken(cookie);
     const res = await app.graphql(
