@@ -179,6 +179,14 @@ describe("an administrator's password reset (docs/behaviour.md §12.8)", () => {
       expect(res.body.data ?? null, query).toBeNull();
     }
 
+    // Subscriptions are held back too (the gate runs at subscribe, over SSE here).
+    const stream = await fetch(`${app.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream", cookie: after },
+      body: JSON.stringify({ query: "subscription { syncProgress { type } }" }),
+    });
+    expect(await stream.text()).toContain("PASSWORD_CHANGE_REQUIRED");
+
     const changed = await changeOwnPassword(after, NEW_PASSWORD, "the password only I know now");
     expect(changed.result?.__typename).toBe("MutationChangeOwnPasswordSuccess");
     const res = await app.graphql("{ mySessions { id } }", {}, { cookie: after });
