@@ -1,5 +1,6 @@
 // Starts Hyperlens from a validated configuration: keys, database (migrated), services, server.
 import { type Database, loadKeyring, openDatabase, SecretBox } from "@hyperlens/db";
+import { createCredentialChanges } from "./auth/credential-changes.ts";
 import { SetupTokens } from "./auth/setup-token.ts";
 import type { Config } from "./config.ts";
 import type { AppServices } from "./context.ts";
@@ -82,6 +83,7 @@ export async function createServices(
     sessionPolicy: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
     setupTokens: new SetupTokens(),
     events,
+    credentialChanges: createCredentialChanges(events),
     syncs: createSyncCoordinator({
       leaseTtlMs: config.syncLeaseMs,
       ...(options.role ? { role: options.role } : {}),
@@ -96,6 +98,7 @@ export async function createServices(
 /** Closes what {@link createServices} opened. */
 export async function closeServices(services: AppServices): Promise<void> {
   await services.tracing?.shutdown();
+  await services.credentialChanges.close();
   await services.events.close();
   await services.db.close();
 }

@@ -1,5 +1,6 @@
 import type { Database, PrismaClient, SecretBox } from "@hyperlens/db";
 import type { TargetAddressPolicy } from "@hyperlens/hyper-http";
+import type { CredentialChanges } from "./auth/credential-changes.ts";
 import type { SessionPolicy } from "./auth/sessions.ts";
 import type { SetupTokens } from "./auth/setup-token.ts";
 import type { Viewer } from "./auth/viewer.ts";
@@ -18,6 +19,8 @@ export interface AppServices {
   sessionPolicy: SessionPolicy;
   setupTokens: SetupTokens;
   events: SyncEvents;
+  /** Ends a user's open subscriptions at once on every replica when their credentials change. */
+  credentialChanges: CredentialChanges;
   /** The syncs this replica runs, its lease holder name, and whether it still takes work. */
   syncs: SyncCoordinator;
   /** How long after a connection's last run started a manual sync gets that run back (0: off). */

@@ -26,6 +26,11 @@ export const ERROR_CODES = {
   NOT_FOUND: "NOT_FOUND",
   /** Too many attempts; retry later. */
   RATE_LIMITED: "RATE_LIMITED",
+  /**
+   * The session's password was reset by an administrator: until the user chooses a new one
+   * (`changeOwnPassword`), it may only ask `viewer` and call `changeOwnPassword` or `signOut`.
+   */
+  PASSWORD_CHANGE_REQUIRED: "PASSWORD_CHANGE_REQUIRED",
   /** The query exceeds a depth, alias, token or cost limit. */
   QUERY_TOO_COMPLEX: "QUERY_TOO_COMPLEX",
   /** The server is shutting down and takes no new work; retry on another replica or later. */
@@ -84,6 +89,17 @@ export class NotFoundError extends HyperlensError {
   override name = "NotFoundError";
   constructor(message: string) {
     super(message, ERROR_CODES.NOT_FOUND);
+  }
+}
+
+/** A session that must change its password first asked for something else. */
+export class PasswordChangeRequiredError extends HyperlensError {
+  override name = "PasswordChangeRequiredError";
+  constructor() {
+    super(
+      "Your password was reset by an administrator. Choose a new password before doing anything else.",
+      ERROR_CODES.PASSWORD_CHANGE_REQUIRED,
+    );
   }
 }
 

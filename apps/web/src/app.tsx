@@ -2,6 +2,7 @@ import { canRunSync } from "@hyperlens/shared";
 import { useEffect } from "react";
 import { useQuery } from "urql";
 import { AccountRoutes } from "./account/account-routes.tsx";
+import { ChangePasswordPage } from "./account/change-password-page.tsx";
 import { graphql, type ResultOf } from "./graphql/graphql.ts";
 import { HelpPage } from "./help/help-page.tsx";
 import { t, useLanguage } from "./i18n/i18n.ts";
@@ -15,7 +16,7 @@ import { useRoute } from "./shell/router.ts";
 import { SyncProvider, useSync } from "./sync/sync-context.tsx";
 
 const STATUS = graphql(`
-  query Status { isSetupRequired viewer { username isAdmin capabilities } }
+  query Status { isSetupRequired viewer { username isAdmin capabilities mustChangePassword } }
 `);
 
 const CONNECTIONS = graphql(
@@ -28,7 +29,7 @@ const CONNECTIONS = graphql(
 /** Who is signed in, and what they may do. */
 export type Viewer = NonNullable<ResultOf<typeof STATUS>["viewer"]>;
 
-function SignedIn(props: { viewer: Viewer; onSignedOut: () => void }) {
+function SignedIn(props: { viewer: Viewer; onSignedOut: () => void; onChanged: () => void }) {
   const route = useRoute();
   const { settledCount } = useSync();
   const pages = visiblePages(props.viewer);
@@ -52,8 +53,8 @@ function SignedIn(props: { viewer: Viewer; onSignedOut: () => void }) {
         {page === "settings" && (
           <SettingsPage viewer={props.viewer} connections={connections} onChanged={reload} />
         )}
-        {(page === "tokens" || page === "users") && (
-          <AccountRoutes page={page} viewer={props.viewer} />
+        {(page === "tokens" || page === "users" || page === "sessions" || page === "password") && (
+          <AccountRoutes page={page} viewer={props.viewer} onChanged={props.onChanged} />
         )}
         {page === "help" && <HelpPage />}
       </main>
@@ -85,12 +86,21 @@ export function App() {
           </main>
         </>
       )}
-      {viewer && (
+      {viewer?.mustChangePassword && (
+        // An administrator reset the password: nothing else answers until it is changed.
+        <>
+          <Header viewer={viewer} pages={[]} current="password" onSignedOut={reload} />
+          <main id="main" className="page auth-page">
+            <ChangePasswordPage isForced onChanged={reload} />
+          </main>
+        </>
+      )}
+      {viewer && !viewer.mustChangePassword && (
         <SyncProvider
           isEnabled={viewer.capabilities.includes("VIEW_INVENTORY")}
           canSync={canRunSync(viewer.capabilities)}
         >
-          <SignedIn viewer={viewer} onSignedOut={reload} />
+          <SignedIn viewer={viewer} onSignedOut={reload} onChanged={reload} />
         </SyncProvider>
       )}
     </div>

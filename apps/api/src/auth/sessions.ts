@@ -73,6 +73,7 @@ export async function viewerFromSession(
     username: session.user.username,
     isAdmin: session.user.isAdmin,
     capabilities: effectiveCapabilities(session.user),
+    mustChangePassword: session.user.mustChangePassword,
     sessionId: session.id,
   };
 }

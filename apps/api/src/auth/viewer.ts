@@ -7,6 +7,11 @@ export interface Viewer {
   username: string;
   isAdmin: boolean;
   capabilities: ReadonlySet<Capability>;
+  /**
+   * A session whose password an administrator reset: until it chooses a new one it may only ask
+   * `viewer`, change its password or sign out (docs/behaviour.md §12). Never set for a token.
+   */
+  mustChangePassword?: boolean;
   sessionId?: string;
   tokenId?: string;
 }

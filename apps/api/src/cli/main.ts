@@ -22,6 +22,15 @@ import { describeBuild } from "../version.ts";
 import { NotEmbeddedError, runBackupCommand, runRestoreCommand } from "./backup-command.ts";
 import { readPassword } from "./read-password.ts";
 import { runSyncCommand } from "./sync-command.ts";
+import {
+  listUsers,
+  openForUsers,
+  refuseWhileServerHoldsDatabase,
+  ServerHoldsDatabaseError,
+  setUserDisabled,
+  setUserPassword,
+  UnknownUserError,
+} from "./user-commands.ts";
 
 const USAGE = `Usage: hyperlens <command>
 
@@ -33,6 +42,18 @@ Commands:
                                                     or reads one line from standard input)
                                                     who may view and start syncs; --no-sync:
                                                     view only (no RUN_SYNC)
+  user list                                         list users, their capabilities and state
+  user passwd <name> [--password-stdin] [--no-must-change]
+                                                    set a user's password (asked, or one line
+                                                    of standard input) and end their sessions;
+                                                    they must choose a new one at their next
+                                                    sign-in unless --no-must-change
+  user disable <name>                               disable a user: sessions end, API tokens
+                                                    are revoked (user enable <name> undoes the
+                                                    disabling, not the revocation)
+                                                    The user commands work while the server
+                                                    runs on PostgreSQL; on the embedded
+                                                    database, stop it or use the web app.
   sync <connection>                                 sync one connection (by name) now
   sync --all [--force]                              sync every active connection that is due
                                                     (--force: all of them); exit code 1 if any
@@ -67,9 +88,10 @@ async function userCreate(args: string[]) {
     throw new UsageError(
       "An administrator holds every capability; --no-sync goes without --admin.",
     );
-  const password = await readPassword(flags.has("--password-stdin"));
   const config = loadConfig();
-  const db = await openDatabase(config.database);
+  refuseWhileServerHoldsDatabase(config);
+  const password = await readPassword(flags.has("--password-stdin"));
+  const db = await openForUsers(config);
   try {
     const isAdmin = flags.has("--admin");
     const capabilities = flags.has("--no-sync")
@@ -85,6 +107,35 @@ async function userCreate(args: string[]) {
   } finally {
     await db.close();
   }
+}
+
+/** The one user name of a user command, and its flags (only `known` ones). */
+function userArgs(args: string[], known: readonly string[]) {
+  const flags = new Set(args.filter((a) => a.startsWith("--")));
+  const unknown = [...flags].filter((f) => !known.includes(f));
+  if (unknown.length) throw new UsageError(`Unknown option ${unknown.join(", ")}.`);
+  const positional = args.filter((a) => !a.startsWith("--"));
+  if (positional.length !== 1 || !positional[0])
+    throw new UsageError("Give exactly one user name.");
+  return { username: positional[0], flags };
+}
+
+async function userList(args: string[]) {
+  if (args.length) throw new UsageError(`Unknown option ${args.join(", ")}.`);
+  await listUsers(loadConfig());
+}
+
+async function userPasswd(args: string[]) {
+  const { username, flags } = userArgs(args, ["--password-stdin", "--no-must-change"]);
+  const config = loadConfig();
+  refuseWhileServerHoldsDatabase(config);
+  const password = await readPassword(flags.has("--password-stdin"));
+  await setUserPassword(config, username, password, !flags.has("--no-must-change"));
+}
+
+async function userDisable(args: string[], isDisabled: boolean) {
+  const { username } = userArgs(args, []);
+  await setUserDisabled(loadConfig(), username, isDisabled);
 }
 
 async function migrate() {
@@ -176,6 +227,10 @@ async function run(argv: string[]) {
   const [command, sub, ...rest] = argv;
   if (command === "--version" && sub === undefined) return console.log(describeBuild());
   if (command === "user" && sub === "create") return userCreate(rest);
+  if (command === "user" && sub === "list") return userList(rest);
+  if (command === "user" && sub === "passwd") return userPasswd(rest);
+  if (command === "user" && sub === "disable") return userDisable(rest, true);
+  if (command === "user" && sub === "enable") return userDisable(rest, false);
   if (command === "migrate" && sub === undefined) return migrate();
   if (command === "secrets" && sub === "rotate") return secretsRotate(rest);
   if (command === "sync") return sync(argv.slice(1));
@@ -207,6 +262,8 @@ run(process.argv.slice(2)).then(
       RedisStartupError,
       SecretRotationError,
       BackupError,
+      ServerHoldsDatabaseError,
+      UnknownUserError,
     ];
     if (known.some((type) => error instanceof type)) {
       const field = error instanceof ValidationError && error.field ? `${error.field}: ` : "";

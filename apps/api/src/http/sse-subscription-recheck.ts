@@ -4,6 +4,7 @@
 import type { ExecutionResult, GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { Credentials } from "../auth/authenticate.ts";
+import type { Viewer } from "../auth/viewer.ts";
 import type { AppServices } from "../context.ts";
 import { ForbiddenError, NotAuthenticatedError } from "../errors.ts";
 import {
@@ -23,31 +24,34 @@ type Step = IteratorResult<ExecutionResult, undefined>;
 
 /**
  * `source`, ended early with the result `refusal` returns once it returns one. `refusal` is asked
- * every `everyMs`, never twice at once; the source is returned (unsubscribed) when the stream ends.
+ * every `everyMs` and whenever `watch` calls its `checkNow` (a credentials-changed signal), never
+ * twice at once; the source is returned (unsubscribed) when the stream ends.
  */
 export function endWhenRefused(
   source: AsyncIterable<ExecutionResult>,
   refusal: () => Promise<ExecutionResult | undefined>,
   everyMs: number,
+  watch?: (checkNow: () => void) => () => void,
 ): AsyncIterableIterator<ExecutionResult> {
   const iterator = source[Symbol.asyncIterator]();
   let isEnded = false;
-  let isChecking = false;
   let timer: NodeJS.Timeout | undefined;
+  let stopWatching: (() => void) | undefined;
   const refused = new Promise<ExecutionResult>((resolve) => {
-    timer = setInterval(async () => {
-      if (isChecking || isEnded) return;
-      isChecking = true;
-      const final = await refusal().finally(() => {
-        isChecking = false;
-      });
+    const check = serialCheck(async () => {
+      if (isEnded) return false;
+      const final = await refusal();
       if (final) resolve(final);
-    }, everyMs);
+      return final !== undefined;
+    });
+    timer = setInterval(check, everyMs);
     timer.unref();
+    stopWatching = watch?.(check);
   });
   const end = async (): Promise<Step> => {
     isEnded = true;
     clearInterval(timer);
+    stopWatching?.();
     await iterator.return?.();
     return { value: undefined, done: true };
   };
@@ -73,9 +77,40 @@ export function endWhenRefused(
   };
 }
 
-/** Ends SSE subscriptions whose credentials stop authenticating (checked every `recheckMs`). */
+/**
+ * `check` as a function to call any time: never two runs at once, and a call during a run starts
+ * one more run after it (the change that prompted the call may have come after that run's read).
+ * Stops once `check` answers true (the stream is refused).
+ */
+export function serialCheck(check: () => Promise<boolean>): () => void {
+  let isChecking = false;
+  let isWanted = false;
+  let isDone = false;
+  const run = async () => {
+    if (isDone) return;
+    if (isChecking) {
+      isWanted = true;
+      return;
+    }
+    isChecking = true;
+    try {
+      do {
+        isWanted = false;
+        isDone = await check();
+      } while (isWanted && !isDone);
+    } finally {
+      isChecking = false;
+    }
+  };
+  return () => void run();
+}
+
+/**
+ * Ends SSE subscriptions whose credentials stop authenticating: checked every `recheckMs`, and at
+ * once when the user's credentials are announced changed (auth/credential-changes.ts).
+ */
 export function useSseSubscriptionRecheck(
-  services: Pick<AppServices, "prisma" | "sessionPolicy">,
+  services: Pick<AppServices, "prisma" | "sessionPolicy" | "credentialChanges">,
   recheckMs: number,
 ): Plugin {
   const refusalFor = (credentials: Credentials) => async () => {
@@ -89,11 +124,16 @@ export function useSseSubscriptionRecheck(
       const request = (args.contextValue as { request?: Request }).request;
       if (!request) return;
       const refusal = refusalFor(credentialsFromHeaders(request.headers));
+      const userId = (args.contextValue as { viewer?: Viewer | null }).viewer?.userId;
+      const watch =
+        userId === undefined
+          ? undefined
+          : (checkNow: () => void) => services.credentialChanges.watch(userId, checkNow);
       return {
         onSubscribeResult: ({ result, setResult }) => {
           // TRAP: docs/behaviour.md §7 — without this a revoked token's event stream never ends.
           if (isAsyncIterable<ExecutionResult>(result))
-            setResult(endWhenRefused(result, refusal, recheckMs));
+            setResult(endWhenRefused(result, refusal, recheckMs, watch));
         },
       };
     },

@@ -12,6 +12,7 @@ import type { Viewer } from "../auth/viewer.ts";
 import type { AppServices, Context } from "../context.ts";
 import { recheckCredentials } from "./credential-recheck.ts";
 import { isPublicHost, MISDIRECTED_STATUS } from "./public-url.ts";
+import { serialCheck } from "./sse-subscription-recheck.ts";
 import { countRejectedCredentials, type createGraphqlHandler } from "./yoga.ts";
 
 const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -34,6 +35,7 @@ type SocketExtra = {
   socket: WebSocket;
   viewer?: Viewer | null;
   recheck?: NodeJS.Timeout;
+  stopWatching?: () => void;
 };
 
 // graphql-ws close codes.
@@ -87,7 +89,7 @@ export function attachWebSocket(
         // TRAP: docs/behaviour.md §7 — a socket outlives its check: a revoked token or an expired session must
         // not keep receiving inventory events, so the credentials are checked again while it is open.
         if (ctx.extra.viewer) {
-          ctx.extra.recheck = setInterval(async () => {
+          const check = serialCheck(async () => {
             const verdict = await recheckCredentials(services, credentials);
             if (verdict.kind === "unauthenticated")
               ctx.extra.socket.close(
@@ -97,12 +99,19 @@ export function attachWebSocket(
             else if (verdict.kind === "forbidden")
               ctx.extra.socket.close(CLOSE_FORBIDDEN, "Forbidden");
             else ctx.extra.viewer = verdict.viewer;
-          }, options.recheckMs);
+            return verdict.kind !== "allowed";
+          });
+          ctx.extra.recheck = setInterval(check, options.recheckMs);
           ctx.extra.recheck.unref();
+          // A credentials-changed signal (sign-out everywhere, disabling, ...) checks at once.
+          ctx.extra.stopWatching = services.credentialChanges.watch(ctx.extra.viewer.userId, check);
         }
         return true;
       },
-      onClose: (ctx) => clearInterval(ctx.extra.recheck),
+      onClose: (ctx) => {
+        clearInterval(ctx.extra.recheck);
+        ctx.extra.stopWatching?.();
+      },
       onSubscribe: async (ctx, _id, params) => {
         const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({
           ...ctx,

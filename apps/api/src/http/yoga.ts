@@ -19,6 +19,7 @@ import { clientAddressResolver } from "./client-address.ts";
 import { credentialsFromHeaders } from "./credential-recheck.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 import { useMalformedParametersAreBadRequests } from "./malformed-parameters.ts";
+import { usePasswordChangeGate } from "./password-change-gate.ts";
 import { useProductionSchemaPrivacy, withoutSuggestions } from "./production-schema-privacy.ts";
 import { useRefuseUnstorableText } from "./refuse-unstorable-text.ts";
 import { useSseSubscriptionRecheck } from "./sse-subscription-recheck.ts";
@@ -77,6 +78,7 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
       useJsonUnsupportedMediaType(),
       useMalformedParametersAreBadRequests(),
       useRefuseUnstorableText(),
+      usePasswordChangeGate(),
       maxTokensPlugin({ n: REQUEST_LIMITS.maxTokens, onReject: [tagTooComplex] }),
       maxDepthPlugin({ n: REQUEST_LIMITS.maxDepth, onReject: [tagTooComplex] }),
       maxAliasesPlugin({ n: REQUEST_LIMITS.maxAliases, onReject: [tagTooComplex] }),

@@ -124,6 +124,8 @@ builder.mutationField("revokeApiToken", (t) =>
         targetType: "apiToken",
         targetId: token.id,
       });
+      // Its open subscriptions end now, on every replica, not at the next periodic check.
+      ctx.credentialChanges.announce(token.createdById);
       return true;
     },
   }),

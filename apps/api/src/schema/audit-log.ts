@@ -13,6 +13,11 @@ const AuditLogEntry = builder.prismaNode("AuditLog", {
     targetId: t.exposeString("targetId", { nullable: true }),
     actorUserId: t.exposeID("actorUserId", { nullable: true }),
     actorTokenId: t.exposeID("actorTokenId", { nullable: true }),
+    actorName: t.exposeString("actorName", {
+      nullable: true,
+      description:
+        "The actor's user name when the entry was written (`cli:<os user>` for the command line); it stays when the user is deleted. Null for entries written before it was kept.",
+    }),
     details: t.field({
       type: "JSON",
       description: "Never holds a secret value.",

@@ -73,7 +73,11 @@ builder.mutationField("signOut", (t) =>
   t.boolean({
     description: "Ends the current session and clears its cookie.",
     resolve: async (_root, _args, ctx) => {
-      if (ctx.viewer?.sessionId) await deleteSession(ctx.prisma, ctx.viewer.sessionId);
+      if (ctx.viewer?.sessionId) {
+        await deleteSession(ctx.prisma, ctx.viewer.sessionId);
+        // This session's open subscriptions end now, not at the next periodic check.
+        ctx.credentialChanges.announce(ctx.viewer.userId);
+      }
       ctx.responseCookies.push(clearedSessionCookie());
       return true;
     },

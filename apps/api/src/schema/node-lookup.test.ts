@@ -28,6 +28,7 @@ const LIST_OF: Record<string, string> = {
   EdgeGateway: "{ edgeGateways(includeRemoved: true) { id } }",
   HypervisorNode: "{ hypervisorNodes { id } }",
   ProxmoxGuest: VMS,
+  Session: "{ mySessions { id } }",
   SyncRun: "{ syncRuns(first: 500) { edges { node { id } } } }",
   User: "{ users { id } }",
   VcdVm: VMS,

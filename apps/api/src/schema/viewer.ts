@@ -18,6 +18,11 @@ export const ViewerRef = builder.objectRef<Viewer>("Viewer").implement({
     kind: t.field({ type: ViewerKind, resolve: (viewer) => viewer.kind }),
     username: t.exposeString("username"),
     isAdmin: t.exposeBoolean("isAdmin"),
+    mustChangePassword: t.boolean({
+      description:
+        "True when an administrator reset your password: until you change it (changeOwnPassword), only viewer, changeOwnPassword and signOut answer; everything else is PASSWORD_CHANGE_REQUIRED.",
+      resolve: (viewer) => viewer.mustChangePassword ?? false,
+    }),
     capabilities: t.field({
       type: [CapabilityEnum],
       resolve: (viewer) => [...viewer.capabilities],

@@ -13,12 +13,22 @@ export interface SyncProgress {
   event: SyncProgressEvent;
 }
 
-/** The pub/sub that carries sync progress. */
+/** A user's sessions or tokens changed (auth/revocation.ts): open subscriptions check again. */
+export interface CredentialsChanged {
+  userId: string;
+}
+
+/**
+ * The pub/sub that carries sync progress, and the signal that a user's credentials changed (it
+ * rides the same in-process or Redis pub/sub, so it reaches every replica progress reaches).
+ */
 export interface SyncEvents {
   publish(topic: "sync:connection", connectionId: string, event: SyncProgress): void;
   publish(topic: "sync:all", event: SyncProgress): void;
+  publish(topic: "credentials:changed", event: CredentialsChanged): void;
   subscribe(topic: "sync:connection", connectionId: string): AsyncIterable<SyncProgress>;
   subscribe(topic: "sync:all"): AsyncIterable<SyncProgress>;
+  subscribe(topic: "credentials:changed"): AsyncIterable<CredentialsChanged>;
   /** Disconnects from Redis (nothing to do in-process). */
   close(): Promise<void>;
 }
@@ -38,6 +48,7 @@ export interface RedisEventsOptions {
 type Topics = {
   [topic: `${string}sync:connection`]: [connectionId: string, event: SyncProgress];
   [topic: `${string}sync:all`]: [event: SyncProgress];
+  [topic: `${string}credentials:changed`]: [event: CredentialsChanged];
 };
 
 function describeRedis(url: string): string {
@@ -56,18 +67,26 @@ function wrap(
 ): SyncEvents {
   const connectionTopic = `${prefix}sync:connection` as const;
   const allTopic = `${prefix}sync:all` as const;
+  const credentialsTopic = `${prefix}credentials:changed` as const;
   return {
-    publish: (topic: string, ...args: [string, SyncProgress] | [SyncProgress]) => {
+    publish: (
+      topic: string,
+      ...args: [string, SyncProgress] | [SyncProgress] | [CredentialsChanged]
+    ) => {
       if (topic === "sync:connection" && args.length === 2) {
         pubsub.publish(connectionTopic, args[0], args[1]);
       } else if (topic === "sync:all" && args.length === 1) {
-        pubsub.publish(allTopic, args[0]);
+        pubsub.publish(allTopic, args[0] as SyncProgress);
+      } else if (topic === "credentials:changed" && args.length === 1) {
+        pubsub.publish(credentialsTopic, args[0] as CredentialsChanged);
       }
     },
-    subscribe: (topic: string, connectionId?: string) =>
-      topic === "sync:connection" && connectionId !== undefined
+    subscribe: (topic: string, connectionId?: string) => {
+      if (topic === "credentials:changed") return pubsub.subscribe(credentialsTopic);
+      return topic === "sync:connection" && connectionId !== undefined
         ? pubsub.subscribe(connectionTopic, connectionId)
-        : pubsub.subscribe(allTopic),
+        : pubsub.subscribe(allTopic);
+    },
     close,
   } as SyncEvents;
 }
@@ -111,4 +130,31 @@ export async function connectRedisSyncEvents(options: RedisEventsOptions): Promi
 export function publishProgress(events: SyncEvents, event: SyncProgress) {
   events.publish("sync:connection", event.connectionId, event);
   events.publish("sync:all", event);
+}
+
+/**
+ * Publishes one credentials-changed signal through Redis and waits until Redis has taken it: for
+ * the command line, which exits right after (the pub/sub's own publish does not wait). Same
+ * channel and encoding as {@link connectRedisSyncEvents}'s `credentials:changed` topic.
+ */
+export async function publishCredentialsChangedOnce(
+  options: RedisEventsOptions,
+  event: CredentialsChanged,
+): Promise<void> {
+  const client = new Redis(options.url, {
+    lazyConnect: true,
+    connectTimeout: 5_000,
+    maxRetriesPerRequest: 3,
+  });
+  client.on("error", options.onError ?? (() => {}));
+  try {
+    await client.connect();
+    await client.publish(`${options.prefix}credentials:changed`, JSON.stringify(event));
+  } catch (error) {
+    throw new RedisStartupError(
+      `Could not reach Redis at ${describeRedis(options.url)}: ${(error as Error).message}`,
+    );
+  } finally {
+    client.disconnect();
+  }
 }

@@ -1,8 +1,22 @@
 import type { Viewer } from "../app.tsx";
 import { ApiTokensPage } from "./api-tokens-page.tsx";
+import { ChangePasswordPage } from "./change-password-page.tsx";
+import { SessionsPage } from "./sessions-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 
-/** The API tokens and users pages. */
-export function AccountRoutes(props: { page: "tokens" | "users"; viewer: Viewer }) {
-  return props.page === "tokens" ? <ApiTokensPage viewer={props.viewer} /> : <UsersPage />;
+/** The pages of accounts: API tokens, users, your sessions, your password. */
+export type AccountPage = "tokens" | "users" | "sessions" | "password";
+
+/** The account pages. */
+export function AccountRoutes(props: { page: AccountPage; viewer: Viewer; onChanged: () => void }) {
+  switch (props.page) {
+    case "tokens":
+      return <ApiTokensPage viewer={props.viewer} />;
+    case "users":
+      return <UsersPage />;
+    case "sessions":
+      return <SessionsPage />;
+    case "password":
+      return <ChangePasswordPage isForced={false} onChanged={props.onChanged} />;
+  }
 }

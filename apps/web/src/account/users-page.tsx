@@ -7,9 +7,12 @@ import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
 import { CapabilityPicker } from "./capability-picker.tsx";
+import { UserActions } from "./user-actions.tsx";
 
 const USERS = graphql(`
-  query Users { users { id username isAdmin capabilities createdAt disabledAt } }
+  query Users {
+    users { id username isAdmin capabilities createdAt disabledAt mustChangePassword lastSignInAt }
+  }
 `);
 
 const CREATE = graphql(
@@ -116,6 +119,8 @@ export function UsersPage() {
             <th scope="col">{t("auth.username")}</th>
             <th scope="col">{t("account.capabilities")}</th>
             <th scope="col">{t("users.created")}</th>
+            <th scope="col">{t("users.lastSignIn")}</th>
+            <th scope="col">{t("common.actions")}</th>
           </tr>
         </thead>
         <tbody>
@@ -123,10 +128,20 @@ export function UsersPage() {
             <tr key={user.id}>
               <td>
                 {user.username} {user.isAdmin && <Badge tone="info">{t("users.admin")}</Badge>}{" "}
-                {user.disabledAt && <Badge tone="neutral">{t("users.disabled")}</Badge>}
+                {user.disabledAt && <Badge tone="neutral">{t("users.disabled")}</Badge>}{" "}
+                {user.mustChangePassword && (
+                  <Badge tone="neutral">{t("users.mustChangePassword")}</Badge>
+                )}
               </td>
               <td>{user.capabilities.map((c) => t(`capability.${c}`)).join(", ")}</td>
               <td>{formatDateTime(locale, user.createdAt)}</td>
+              <td>{user.lastSignInAt ? formatDateTime(locale, user.lastSignInAt) : "—"}</td>
+              <td>
+                <UserActions
+                  user={user}
+                  onChanged={() => reload({ requestPolicy: "network-only" })}
+                />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -7,6 +7,7 @@ describe("visiblePages", () => {
       visiblePages({
         username: "a",
         isAdmin: true,
+        mustChangePassword: false,
         capabilities: [
           "VIEW_INVENTORY",
           "MANAGE_PROXMOX",
@@ -15,15 +16,25 @@ describe("visiblePages", () => {
           "MANAGE_USERS",
         ],
       }),
-    ).toEqual(["servers", "settings", "tokens", "users", "help"]);
+    ).toEqual(["servers", "settings", "tokens", "users", "sessions", "password", "help"]);
   });
 
   it("hides Users from a viewer and Servers from a Proxmox-only manager", () => {
     expect(
-      visiblePages({ username: "v", isAdmin: false, capabilities: ["VIEW_INVENTORY"] }),
-    ).toEqual(["servers", "settings", "tokens", "help"]);
+      visiblePages({
+        username: "v",
+        isAdmin: false,
+        mustChangePassword: false,
+        capabilities: ["VIEW_INVENTORY"],
+      }),
+    ).toEqual(["servers", "settings", "tokens", "sessions", "password", "help"]);
     expect(
-      visiblePages({ username: "p", isAdmin: false, capabilities: ["MANAGE_PROXMOX"] }),
-    ).toEqual(["settings", "tokens", "help"]);
+      visiblePages({
+        username: "p",
+        isAdmin: false,
+        mustChangePassword: false,
+        capabilities: ["MANAGE_PROXMOX"],
+      }),
+    ).toEqual(["settings", "tokens", "sessions", "password", "help"]);
   });
 });

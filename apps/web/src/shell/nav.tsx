@@ -11,7 +11,7 @@ export function visiblePages(viewer: Viewer): Page[] {
     pages.push("settings");
   pages.push("tokens");
   if (viewer.isAdmin || can("MANAGE_USERS")) pages.push("users");
-  pages.push("help");
+  pages.push("sessions", "password", "help");
   return pages;
 }
 
@@ -20,6 +20,8 @@ const LABELS: Record<Page, MessageKey> = {
   settings: "nav.settings",
   tokens: "nav.tokens",
   users: "nav.users",
+  sessions: "nav.sessions",
+  password: "nav.password",
   help: "nav.help",
 };
 

@@ -2,9 +2,17 @@
 import { useSyncExternalStore } from "react";
 
 /** The pages of the app. */
-export type Page = "servers" | "settings" | "tokens" | "users" | "help";
+export type Page = "servers" | "settings" | "tokens" | "users" | "sessions" | "password" | "help";
 
-const PAGES: readonly Page[] = ["servers", "settings", "tokens", "users", "help"];
+const PAGES: readonly Page[] = [
+  "servers",
+  "settings",
+  "tokens",
+  "users",
+  "sessions",
+  "password",
+  "help",
+];
 
 /** The page and query of a location; unknown paths show the Servers page. */
 export function parseRoute(

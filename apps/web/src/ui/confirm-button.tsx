@@ -2,7 +2,13 @@ import { useState } from "react";
 import { t } from "../i18n/i18n.ts";
 
 /** A destructive action that asks "are you sure?" inline before it runs. */
-export function ConfirmButton(props: { label: string; question: string; onConfirm: () => void }) {
+export function ConfirmButton(props: {
+  label: string;
+  question: string;
+  /** The confirming button's text; "Yes, delete" by default. */
+  confirmLabel?: string;
+  onConfirm: () => void;
+}) {
   const [isAsking, setAsking] = useState(false);
   if (!isAsking) {
     return (
@@ -22,7 +28,7 @@ export function ConfirmButton(props: { label: string; question: string; onConfir
           props.onConfirm();
         }}
       >
-        {t("common.confirmYes")}
+        {props.confirmLabel ?? t("common.confirmYes")}
       </button>{" "}
       <button type="button" onClick={() => setAsking(false)}>
         {t("common.cancel")}
