@@ -6,6 +6,7 @@ import "./auth.ts";
 import "./api-token.ts";
 import "./user.ts";
 import "./connection.ts";
+import "./connection-group.ts";
 import "./sync-run.ts";
 import "./virtual-machine.ts";
 import "./cross-source-link.ts";
