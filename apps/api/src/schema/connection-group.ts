@@ -184,7 +184,7 @@ builder.mutationFields((t) => ({
       connectionId: t.arg.globalID({ required: true, for: [ConnectionNode] }),
       groupIds: t.arg.globalIDList({ required: true }),
     },
-    resolve: async (query, _root, args, ctx) => {
+    resolve: async (_query, _root, args, ctx) => {
       const connection = await ctx.prisma.connection.findFirst({
         where: { id: args.connectionId.id, AND: [visibleConnections(ctx.viewer)] },
       });
@@ -199,7 +199,7 @@ builder.mutationFields((t) => ({
           false,
         )) ?? [];
       await setConnectionGroups(ctx.prisma, connection.id, groupIds, ctx.viewer);
-      return ctx.prisma.connection.findUniqueOrThrow({ ...query, where: { id: connection.id } });
+      return connection;
     },
   }),
   setUserConnectionGrants: t.prismaField({
