@@ -177,6 +177,7 @@ beforeAll(async () => {
   const alphaVcd = await seedSource("alpha", "VCD", "alpha-vcd", [
     guest("alpha", "urn:vcloud:vm:a1", "02", {
       backing: { vcenterId: "vc-1", moref: "vm-77", vcenterHost },
+      details: { vcd: { vcenter: { vcenterHost } } },
     }),
   ]);
   const bravoVc = await seedSource(
@@ -205,6 +206,16 @@ beforeAll(async () => {
     });
     expect(data.setConnectionGroups.__typename).toBe("MutationSetConnectionGroupsSuccess");
   }
+
+  // The link across the groups is there: an administrator follows it.
+  const linked = await asAdmin<{
+    virtualMachines: { edges: { node: { backingVm?: { name: string } | null } }[] };
+  }>(
+    `{ virtualMachines(filter: { source: [VCD] }) { edges { node { ... on VcdVm { backingVm { name } } } } } }`,
+  );
+  expect(linked.virtualMachines.edges.map((e) => e.node.backingVm?.name)).toContain(
+    "bravo-guest-vm-77",
+  );
 
   // Every row of bravo's, by its uuid, as the database holds it.
   const prisma = app.services.prisma;
@@ -248,6 +259,18 @@ beforeAll(async () => {
     allConnections: false,
     groupIds: [encodeGlobalID("ConnectionGroup", groupIds.alpha)],
   });
+  // Managing users is seeing every group's name (to grant it), not its connections.
+  const managerCookie = await app.signedInAs("alpha-manager", {
+    capabilities: [...capabilities, "MANAGE_USERS"],
+  });
+  const manager = (
+    await asAdmin<{ users: { id: string; username: string }[] }>("{ users { id username } }")
+  ).users.find((u) => u.username === "alpha-manager");
+  await asAdmin(
+    `mutation($u: ID!, $g: [ID!]!) { setUserConnectionGrants(userId: $u, allConnections: false, groupIds: $g) { __typename } }`,
+    { u: manager?.id, g: [encodeGlobalID("ConnectionGroup", groupIds.alpha)] },
+  );
+  callers["a user manager granted alpha"] = { cookie: managerCookie };
   callers["the alpha user's token that sees what they see"] = await tokenOf(alphaCookie, {
     allConnections: true,
     groupIds: [],
@@ -399,8 +422,10 @@ function textOf(body: unknown): string {
   return `${JSON.stringify(body)}\n${decoded.join("\n")}`.toLowerCase();
 }
 
-function leaksIn(text: string): string[] {
-  return [...hidden.ids, ...hidden.markers].filter((secret) => text.includes(secret.toLowerCase()));
+/** What of the other group the walk found in `text`, after taking out what `allowed` may show. */
+function leaksIn(text: string, allowed: readonly string[] = []): string[] {
+  const rest = allowed.reduce((t, shown) => t.replaceAll(shown.toLowerCase(), ""), text);
+  return [...hidden.ids, ...hidden.markers].filter((secret) => rest.includes(secret.toLowerCase()));
 }
 
 /** Every global id of the other group's rows that a Node type names. */
@@ -441,7 +466,11 @@ interface Walk {
  * Walks every Query field as `headers`. A call with one of the other group's ids selects one level
  * (a row it must not find is null at every depth); the others follow every path.
  */
-async function walk(headers: Record<string, string>, probeIds: string[]): Promise<Walk> {
+async function walk(
+  headers: Record<string, string>,
+  probeIds: string[],
+  allowed: readonly string[] = [],
+): Promise<Walk> {
   const result: Walk = { queries: 0, tooDeep: 0, text: "", leaks: [], errors: [] };
   const queryType = schema.getQueryType();
   if (!queryType) throw new Error("no Query type");
@@ -464,7 +493,8 @@ async function walk(headers: Record<string, string>, probeIds: string[]): Promis
     }
     const text = textOf(body);
     result.text += text;
-    for (const leak of leaksIn(text)) result.leaks.push(`${query.slice(0, 200)} shows ${leak}`);
+    for (const leak of leaksIn(text, allowed))
+      result.leaks.push(`${query.slice(0, 200)} shows ${leak}`);
     // Refusals (a capability the caller lacks) show nothing; any other error is a finding.
     for (const error of body.errors ?? [])
       if (!REFUSALS.includes(String(error.extensions?.code)))
@@ -485,13 +515,18 @@ describe("a viewer granted one connection group of two", () => {
     "a user granted alpha",
     "an administrator's token limited to alpha",
     "the alpha user's token that sees what they see",
+    "a user manager granted alpha",
   ])(
     "%s: no field reachable from Query, nor node(id)/nodes(ids) with the other group's ids, shows anything of it",
     async (caller) => {
       const headers = callers[caller] ?? {};
       const probes = await bravoGlobalIds();
       expect(probes.length).toBeGreaterThan(10);
-      const result = await walk(headers, probes);
+      // A user manager sees the other group itself (its name, id and description), nothing in it.
+      const allowed = caller.includes("manager")
+        ? ["bravo-group", encodeGlobalID("ConnectionGroup", groupIds.bravo), groupIds.bravo]
+        : [];
+      const result = await walk(headers, probes, allowed);
       expect(result.leaks).toEqual([]);
       expect(result.errors.slice(0, 20)).toEqual([]);
       // It walked the granted group's rows, through every kind of row that could leak.
