@@ -52,7 +52,7 @@ function SignedIn(props: { viewer: Viewer; onSignedOut: () => void }) {
         {page === "settings" && (
           <SettingsPage viewer={props.viewer} connections={connections} onChanged={reload} />
         )}
-        {(page === "tokens" || page === "users") && (
+        {(page === "tokens" || page === "users" || page === "groups") && (
           <AccountRoutes page={page} viewer={props.viewer} />
         )}
         {page === "help" && <HelpPage />}

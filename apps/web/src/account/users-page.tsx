@@ -7,9 +7,14 @@ import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
 import { CapabilityPicker } from "./capability-picker.tsx";
+import { UserGrantsEditor } from "./user-grants-editor.tsx";
 
 const USERS = graphql(`
-  query Users { users { id username isAdmin capabilities createdAt disabledAt } }
+  query Users {
+    users {
+      id username isAdmin capabilities createdAt disabledAt allConnections connectionGroups { id }
+    }
+  }
 `);
 
 const CREATE = graphql(
@@ -116,6 +121,7 @@ export function UsersPage() {
             <th scope="col">{t("auth.username")}</th>
             <th scope="col">{t("account.capabilities")}</th>
             <th scope="col">{t("users.created")}</th>
+            <th scope="col">{t("groups.connectionsSeen")}</th>
           </tr>
         </thead>
         <tbody>
@@ -127,6 +133,9 @@ export function UsersPage() {
               </td>
               <td>{user.capabilities.map((c) => t(`capability.${c}`)).join(", ")}</td>
               <td>{formatDateTime(locale, user.createdAt)}</td>
+              <td>
+                {user.isAdmin ? t("groups.allConnections") : <UserGrantsEditor user={user} />}
+              </td>
             </tr>
           ))}
         </tbody>

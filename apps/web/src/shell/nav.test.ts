@@ -15,7 +15,7 @@ describe("visiblePages", () => {
           "MANAGE_USERS",
         ],
       }),
-    ).toEqual(["servers", "settings", "tokens", "users", "help"]);
+    ).toEqual(["servers", "settings", "tokens", "users", "groups", "help"]);
   });
 
   it("hides Users from a viewer and Servers from a Proxmox-only manager", () => {

@@ -10,7 +10,7 @@ export function visiblePages(viewer: Viewer): Page[] {
   if (can("VIEW_INVENTORY") || can("MANAGE_PROXMOX") || can("MANAGE_VCD") || can("MANAGE_VCENTER"))
     pages.push("settings");
   pages.push("tokens");
-  if (viewer.isAdmin || can("MANAGE_USERS")) pages.push("users");
+  if (viewer.isAdmin || can("MANAGE_USERS")) pages.push("users", "groups");
   pages.push("help");
   return pages;
 }
@@ -20,6 +20,7 @@ const LABELS: Record<Page, MessageKey> = {
   settings: "nav.settings",
   tokens: "nav.tokens",
   users: "nav.users",
+  groups: "nav.groups",
   help: "nav.help",
 };
 

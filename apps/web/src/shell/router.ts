@@ -2,9 +2,9 @@
 import { useSyncExternalStore } from "react";
 
 /** The pages of the app. */
-export type Page = "servers" | "settings" | "tokens" | "users" | "help";
+export type Page = "servers" | "settings" | "tokens" | "users" | "groups" | "help";
 
-const PAGES: readonly Page[] = ["servers", "settings", "tokens", "users", "help"];
+const PAGES: readonly Page[] = ["servers", "settings", "tokens", "users", "groups", "help"];
 
 /** The page and query of a location; unknown paths show the Servers page. */
 export function parseRoute(
