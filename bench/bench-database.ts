@@ -56,6 +56,7 @@ export async function prepareDatabase(
       username: user.username,
       isAdmin: true,
       capabilities: effectiveCapabilities(user),
+      scope: { all: true as const },
     };
     ({ token } = await createApiToken(services.prisma, viewer, {
       name: "bench",

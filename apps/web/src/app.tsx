@@ -53,7 +53,11 @@ function SignedIn(props: { viewer: Viewer; onSignedOut: () => void; onChanged: (
         {page === "settings" && (
           <SettingsPage viewer={props.viewer} connections={connections} onChanged={reload} />
         )}
-        {(page === "tokens" || page === "users" || page === "sessions" || page === "password") && (
+        {(page === "tokens" ||
+          page === "users" ||
+          page === "groups" ||
+          page === "sessions" ||
+          page === "password") && (
           <AccountRoutes page={page} viewer={props.viewer} onChanged={props.onChanged} />
         )}
         {page === "help" && <HelpPage />}

@@ -2,8 +2,10 @@
 // capabilities, revocable, with the time of last use.
 import type { Capability, PrismaClient } from "@hyperlens/db";
 import { ValidationError } from "../errors.ts";
+import { checkTokenGroups } from "../services/connection-groups.ts";
 import { hashSecret, newSecret } from "./tokens.ts";
 import { effectiveCapabilities, type Viewer } from "./viewer.ts";
+import { tokenScope } from "./visibility.ts";
 
 const TOKEN_PREFIX = "hlk_";
 const TOUCH_INTERVAL_MS = 60_000;
@@ -12,7 +14,14 @@ const TOUCH_INTERVAL_MS = 60_000;
 export async function createApiToken(
   prisma: PrismaClient,
   creator: Viewer,
-  input: { name: string; capabilities: Capability[]; expiresAt?: Date | null },
+  input: {
+    name: string;
+    capabilities: Capability[];
+    expiresAt?: Date | null;
+    /** false: the token sees only `groupIds` (a subset of the creator's groups). Default true. */
+    allConnections?: boolean;
+    groupIds?: readonly string[];
+  },
 ) {
   const missing = input.capabilities.filter((c) => !creator.capabilities.has(c));
   if (missing.length) {
@@ -21,6 +30,15 @@ export async function createApiToken(
       "capabilities",
     );
   }
+  const allConnections = input.allConnections ?? true;
+  const groupIds = allConnections
+    ? []
+    : await checkTokenGroups(prisma, creator, input.groupIds ?? []);
+  if (!allConnections && groupIds.length === 0)
+    throw new ValidationError(
+      "Choose at least one connection group, or let the token see all you see.",
+      "groupIds",
+    );
   const token = newSecret(TOKEN_PREFIX);
   const apiToken = await prisma.apiToken.create({
     data: {
@@ -30,6 +48,8 @@ export async function createApiToken(
       capabilities: [...new Set(input.capabilities)],
       createdById: creator.userId,
       expiresAt: input.expiresAt ?? null,
+      allConnections,
+      groupGrants: { create: groupIds.map((groupId) => ({ groupId })) },
     },
   });
   return { token, apiToken };
@@ -65,6 +85,7 @@ export async function viewerFromApiToken(
     username: row.createdBy.username,
     isAdmin: false,
     capabilities: new Set(row.capabilities.filter((c) => creatorCapabilities.has(c))),
+    scope: await tokenScope(prisma, row, row.createdBy),
     tokenId: row.id,
   };
 }

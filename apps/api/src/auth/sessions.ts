@@ -3,6 +3,7 @@
 import type { PrismaClient } from "@hyperlens/db";
 import { hashSecret, newSecret } from "./tokens.ts";
 import { effectiveCapabilities, type Viewer } from "./viewer.ts";
+import { userScope } from "./visibility.ts";
 
 /** The cookie name; `__Host-` pins it to our origin, path / and Secure. */
 export const SESSION_COOKIE = "__Host-hyperlens_session";
@@ -74,6 +75,7 @@ export async function viewerFromSession(
     isAdmin: session.user.isAdmin,
     capabilities: effectiveCapabilities(session.user),
     mustChangePassword: session.user.mustChangePassword,
+    scope: await userScope(prisma, session.user),
     sessionId: session.id,
   };
 }

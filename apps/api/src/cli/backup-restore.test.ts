@@ -126,6 +126,7 @@ describe("hyperlens backup and restore of the embedded database", () => {
       username: "root",
       isAdmin: true,
       capabilities: new Set(CAPABILITIES),
+      scope: { all: true as const },
     };
     const opsViewer = { ...adminViewer, userId: ops.id, username: "ops", isAdmin: false };
     const all = [...CAPABILITIES];

@@ -1,6 +1,6 @@
 // Open subscriptions end at once when their user's credentials change, over WebSocket and SSE
 // alike: the periodic re-check is set far beyond the test, so only the credentials-changed
-// signal (auth/credential-changes.ts) can end them (docs/behaviour.md §7.11).
+// signal (auth/credential-changes.ts) can end them (docs/behaviour.md §7.15).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ClientCredentials,

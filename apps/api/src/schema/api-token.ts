@@ -5,6 +5,7 @@ import type { Viewer } from "../auth/viewer.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { recordAudit } from "../services/audit.ts";
 import { builder } from "./builder.ts";
+import { groupIdsOf } from "./connection.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
 import { CapabilityEnum } from "./viewer.ts";
 
@@ -74,6 +75,14 @@ builder.mutationField("createApiToken", (t) =>
       name: t.arg.string({ required: true }),
       capabilities: t.arg({ type: [CapabilityEnum], required: true }),
       expiresAt: t.arg({ type: "DateTime", required: false }),
+      allConnections: t.arg.boolean({
+        required: false,
+        description: "See what you see (default); false: only the connections of groupIds.",
+      }),
+      groupIds: t.arg.globalIDList({
+        required: false,
+        description: "With allConnections false: a subset of your own connection groups.",
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const viewer = ctx.viewer;
@@ -91,12 +100,19 @@ builder.mutationField("createApiToken", (t) =>
         name,
         capabilities: args.capabilities,
         expiresAt: args.expiresAt ?? null,
+        allConnections: args.allConnections ?? true,
+        groupIds: groupIdsOf(args.groupIds ?? [], "groupIds"),
       });
       await recordAudit(ctx.prisma, viewer, {
         action: "token.create",
         targetType: "apiToken",
         targetId: created.apiToken.id,
-        details: { name, capabilities: args.capabilities },
+        details: {
+          name,
+          capabilities: args.capabilities,
+          allConnections: created.apiToken.allConnections,
+          groupIds: groupIdsOf(args.groupIds ?? [], "groupIds"),
+        },
       });
       return created;
     },

@@ -1,10 +1,12 @@
 // Who changed which connection, user or token, and when (administrators only).
+import { visibleAuditEntries } from "../auth/visibility.ts";
 import { builder } from "./builder.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
 
 const AuditLogEntry = builder.prismaNode("AuditLog", {
   name: "AuditLogEntry",
   ...NODE_LOOKUP,
+  findUnique: (id, ctx) => ({ id, AND: [visibleAuditEntries(ctx.viewer)] }),
   authScopes: { MANAGE_USERS: true },
   fields: (t) => ({
     at: t.expose("at", { type: "DateTime" }),
@@ -34,7 +36,12 @@ builder.queryField("auditLog", (t) =>
       authScopes: { MANAGE_USERS: true },
       description: "Changes to connections, users and tokens, newest first.",
       resolve: (query, _root, _args, ctx) =>
-        ctx.prisma.auditLog.findMany({ ...query, orderBy: [{ at: "desc" }, { id: "desc" }] }),
+        ctx.prisma.auditLog.findMany({
+          ...query,
+          // Entries about a connection the viewer does not see name it and what changed.
+          where: visibleAuditEntries(ctx.viewer),
+          orderBy: [{ at: "desc" }, { id: "desc" }],
+        }),
     },
     { name: "AuditLogEntryConnection" },
     { name: "AuditLogEntryEdge" },

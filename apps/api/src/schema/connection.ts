@@ -8,8 +8,10 @@ import {
   SYNC_OUTCOMES,
 } from "@hyperlens/shared";
 import { encodeGlobalID } from "@pothos/plugin-relay";
+import { canSeeConnection, visibleConnections } from "../auth/visibility.ts";
 import type { Context } from "../context.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
+import { checkConnectionGroupChoice, setConnectionGroups } from "../services/connection-groups.ts";
 import { type ConnectionInput, deleteConnection, saveConnection } from "../services/connections.ts";
 import { connectionSettings } from "../sources/connection-settings.ts";
 import { builder } from "./builder.ts";
@@ -31,6 +33,8 @@ const mayView = {
 
 export const ConnectionNode = builder.prismaNode("Connection", {
   ...NODE_LOOKUP,
+  // TRAP: docs/behaviour.md §7.9 — node(id) would show a connection of a group the viewer is not granted.
+  findUnique: (id, ctx) => ({ id, AND: [visibleConnections(ctx.viewer)] }),
   description:
     "A connection to a Proxmox VE cluster, a Cloud Director install or a vCenter server.",
   authScopes: mayView,
@@ -107,7 +111,7 @@ builder.queryFields((t) => ({
     resolve: (query, _root, args, ctx) =>
       ctx.prisma.connection.findMany({
         ...query,
-        where: args.kind ? { kind: args.kind } : {},
+        where: { ...(args.kind ? { kind: args.kind } : {}), AND: [visibleConnections(ctx.viewer)] },
         orderBy: { name: "asc" },
       }),
   }),
@@ -117,7 +121,10 @@ builder.queryFields((t) => ({
     authScopes: mayView,
     args: { id: t.arg.globalID({ required: true, for: [ConnectionNode] }) },
     resolve: (query, _root, args, ctx) =>
-      ctx.prisma.connection.findUnique({ ...query, where: { id: args.id.id } }),
+      ctx.prisma.connection.findFirst({
+        ...query,
+        where: { id: args.id.id, AND: [visibleConnections(ctx.viewer)] },
+      }),
   }),
 }));
 
@@ -149,6 +156,11 @@ const baseInputFields = (t: PothosInputFields) => ({
     required: false,
     description: "Requests in flight at once (1–16, default 4).",
   }),
+  groupIds: t.globalIDList({
+    required: false,
+    description:
+      "The connection groups it is in (of those you are shown; others are kept). Omit to leave them; required on create unless you see every connection.",
+  }),
 });
 type PothosInputFields = Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0];
 
@@ -176,17 +188,40 @@ const VcenterConnectionInput = builder.inputType("VcenterConnectionInput", {
   fields: (t) => baseInputFields(t),
 });
 
-type SaveInput = Omit<ConnectionInput, "id"> & { id?: { id: string } | null };
+/** The row ids of ConnectionGroup global ids; another type's id is bad input on `field`. */
+export function groupIdsOf(ids: readonly { typename: string; id: string }[], field: string) {
+  if (ids.some((id) => id.typename !== "ConnectionGroup"))
+    throw new ValidationError("Those are not connection group ids.", field);
+  return ids.map((id) => id.id);
+}
 
-function save(kind: ConnectionKind, input: SaveInput, ctx: Context) {
-  return saveConnection(
+type SaveInput = Omit<ConnectionInput, "id"> & {
+  id?: { id: string } | null;
+  groupIds?: readonly { typename: string; id: string }[] | null;
+};
+
+async function save(kind: ConnectionKind, input: SaveInput, ctx: Context) {
+  const id = input.id?.id ?? null;
+  // TRAP: docs/behaviour.md §7.9 — editing a connection the viewer does not see answers as for a missing id.
+  if (id && !canSeeConnection(ctx.viewer, id))
+    throw new NotFoundError(`No ${kind} connection with id ${id} exists.`);
+  const { groupIds: rawGroupIds, ...fields } = input;
+  const groupIds = await checkConnectionGroupChoice(
+    ctx.prisma,
+    ctx.viewer,
+    rawGroupIds && groupIdsOf(rawGroupIds, "groupIds"),
+    id === null,
+  );
+  const connection = await saveConnection(
     ctx.prisma,
     ctx.secrets,
     kind,
-    { ...input, id: input.id?.id ?? null },
+    { ...fields, id },
     ctx.viewer,
     ctx.targetPolicy,
   );
+  if (groupIds) await setConnectionGroups(ctx.prisma, connection.id, groupIds, ctx.viewer);
+  return connection;
 }
 
 builder.mutationFields((t) => {
@@ -214,7 +249,9 @@ builder.mutationFields((t) => {
       authScopes: { signedIn: true },
       args: { id: t.arg.globalID({ required: true, for: [ConnectionNode] }) },
       resolve: async (_root, args, ctx) => {
-        const connection = await ctx.prisma.connection.findUnique({ where: { id: args.id.id } });
+        const connection = await ctx.prisma.connection.findFirst({
+          where: { id: args.id.id, AND: [visibleConnections(ctx.viewer)] },
+        });
         if (!connection || !ctx.viewer?.capabilities.has(MANAGE_CAPABILITY[connection.kind])) {
           throw new NotFoundError("No such connection, or you may not manage it.");
         }

@@ -1,5 +1,7 @@
 // Cross-source identity (docs/behaviour.md §10): a Director VM and the vCenter VM that backs it, each reachable
 // from the other. The rule lives in services/cross-source-links.ts.
+
+import { visibleVms } from "../auth/visibility.ts";
 import { findBackedDirectorVm, findBackingVcenterVm } from "../services/cross-source-links.ts";
 import { builder } from "./builder.ts";
 import { VcdVmNode, VcenterVmNode } from "./virtual-machine.ts";
@@ -14,7 +16,8 @@ builder.prismaObjectField(VcdVmNode, "backingVm", (t) =>
     description:
       "The vCenter VM that backs this Director VM, when its vCenter is also connected (same address) and holds the VM's moref. Needs a provider Director connection, which can read the vCenter's address.",
     select: { backingMoref: true, details: true, removedAt: true },
-    resolve: (vm, _args, ctx) => findBackingVcenterVm(ctx.prisma, vm),
+    // TRAP: docs/behaviour.md §7.9 — the other side of a link may be a connection of a group the viewer is not granted.
+    resolve: (vm, _args, ctx) => findBackingVcenterVm(ctx.prisma, vm, visibleVms(ctx.viewer)),
   }),
 );
 
@@ -26,6 +29,6 @@ builder.prismaObjectField(VcenterVmNode, "backedDirectorVm", (t) =>
     description:
       "The Cloud Director VM this vCenter VM provides, when a provider Director connection names this vCenter and moref.",
     select: { externalId: true, removedAt: true, connection: { select: { baseUrl: true } } },
-    resolve: (vm, _args, ctx) => findBackedDirectorVm(ctx.prisma, vm),
+    resolve: (vm, _args, ctx) => findBackedDirectorVm(ctx.prisma, vm, visibleVms(ctx.viewer)),
   }),
 );

@@ -1,4 +1,5 @@
 // Hypervisor nodes (Proxmox nodes, vCenter hosts) and Director edge gateways.
+import { ofVisibleConnections } from "../auth/visibility.ts";
 import { builder } from "./builder.ts";
 import { ConnectionNode } from "./connection.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
@@ -7,6 +8,8 @@ const viewScope = { VIEW_INVENTORY: true } as const;
 
 const HypervisorNodeRef = builder.prismaNode("HypervisorNode", {
   ...NODE_LOOKUP,
+  // TRAP: docs/behaviour.md §7.9 — node(id) would show a node of a connection the viewer is not granted.
+  findUnique: (id, ctx) => ({ id, ...ofVisibleConnections(ctx.viewer) }),
   authScopes: viewScope,
   description: "A Proxmox node or a vCenter host.",
   fields: (t) => ({
@@ -28,6 +31,7 @@ const HypervisorNodeRef = builder.prismaNode("HypervisorNode", {
 
 const EdgeGatewayRef = builder.prismaNode("EdgeGateway", {
   ...NODE_LOOKUP,
+  findUnique: (id, ctx) => ({ id, ...ofVisibleConnections(ctx.viewer) }),
   authScopes: viewScope,
   description: "A Director edge gateway, owned by a VDC or a VDC group.",
   fields: (t) => ({
@@ -53,7 +57,10 @@ builder.queryFields((t) => ({
         ...query,
         where: {
           removedAt: null,
-          ...(args.connectionId ? { connectionId: args.connectionId.id } : {}),
+          AND: [
+            args.connectionId ? { connectionId: args.connectionId.id } : {},
+            ofVisibleConnections(ctx.viewer),
+          ],
         },
         orderBy: [{ name: "asc" }, { id: "asc" }],
       }),
@@ -70,7 +77,10 @@ builder.queryFields((t) => ({
         ...query,
         where: {
           ...(args.includeRemoved ? {} : { removedAt: null }),
-          ...(args.connectionId ? { connectionId: args.connectionId.id } : {}),
+          AND: [
+            args.connectionId ? { connectionId: args.connectionId.id } : {},
+            ofVisibleConnections(ctx.viewer),
+          ],
         },
         orderBy: [{ name: "asc" }, { id: "asc" }],
       }),

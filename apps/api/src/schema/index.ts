@@ -7,6 +7,7 @@ import "./api-token.ts";
 import "./user.ts";
 import "./session.ts";
 import "./connection.ts";
+import "./connection-group.ts";
 import "./sync-run.ts";
 import "./virtual-machine.ts";
 import "./cross-source-link.ts";

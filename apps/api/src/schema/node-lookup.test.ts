@@ -6,6 +6,7 @@ import { runSync } from "@hyperlens/sync";
 import { decodeGlobalID, encodeGlobalID } from "@pothos/plugin-relay";
 import { type GraphQLInterfaceType, isInterfaceType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createConnectionGroup } from "../services/connection-groups.ts";
 import { neutralVm, seedConnection } from "../testing/seed-inventory.ts";
 import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 import { schema } from "./index.ts";
@@ -25,6 +26,7 @@ const LIST_OF: Record<string, string> = {
   ApiToken: "{ apiTokens { id } }",
   AuditLogEntry: "{ auditLog(first: 500) { edges { node { id } } } }",
   Connection: "{ connections { id } }",
+  ConnectionGroup: "{ connectionGroups { id } }",
   EdgeGateway: "{ edgeGateways(includeRemoved: true) { id } }",
   HypervisorNode: "{ hypervisorNodes { id } }",
   ProxmoxGuest: VMS,
@@ -112,6 +114,7 @@ beforeAll(async () => {
   callers.viewToken = await createToken(callers.tokenOwner.cookie ?? "", ["VIEW_INVENTORY"]);
   callers.usersToken = await createToken(started.admin, ["MANAGE_USERS"]);
   for (const kind of ["PROXMOX", "VCD", "VCENTER"] as const) await seedSource(kind);
+  await createConnectionGroup(app.services.prisma, { name: "walk-group" }, null);
 
   for (const type of NODE_TYPES) {
     const query = LIST_OF[type];

@@ -4,6 +4,8 @@ import { MANAGE_CAPABILITY, SYNC_TRIGGERS } from "@hyperlens/shared";
 import { ZERO_COUNTS } from "@hyperlens/sync";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { GraphQLError } from "graphql";
+import { filter } from "graphql-yoga";
+import { canSeeConnection, ofVisibleConnections, visibleConnections } from "../auth/visibility.ts";
 import type { Context } from "../context.ts";
 import { NotFoundError } from "../errors.ts";
 import { testConnection } from "../services/connection-test.ts";
@@ -68,6 +70,8 @@ function noticesOf(ctx: Context): Map<string, ManualSyncCooldown> {
 
 export const SyncRunNode = builder.prismaNode("SyncRun", {
   ...NODE_LOOKUP,
+  // TRAP: docs/behaviour.md §7.9 — node(id) would show a run of a connection the viewer is not granted.
+  findUnique: (id, ctx) => ({ id, ...ofVisibleConnections(ctx.viewer) }),
   description: "One sync of one connection: when, why, how it ended, what it did and did not do.",
   authScopes: { VIEW_INVENTORY: true },
   fields: (t) => ({
@@ -117,7 +121,12 @@ builder.queryField("syncRuns", (t) =>
       resolve: (query, _root, args, ctx) =>
         ctx.prisma.syncRun.findMany({
           ...query,
-          where: args.connectionId ? { connectionId: args.connectionId.id } : {},
+          where: {
+            AND: [
+              args.connectionId ? { connectionId: args.connectionId.id } : {},
+              ofVisibleConnections(ctx.viewer),
+            ],
+          },
           orderBy: [{ startedAt: "desc" }, { id: "desc" }],
         }),
     },
@@ -139,7 +148,9 @@ const ConnectionTestResult = builder
   });
 
 async function requireManaged(ctx: Context, id: string) {
-  const connection = await ctx.prisma.connection.findUnique({ where: { id } });
+  const connection = await ctx.prisma.connection.findFirst({
+    where: { id, AND: [visibleConnections(ctx.viewer)] },
+  });
   if (!connection || !ctx.viewer?.capabilities.has(MANAGE_CAPABILITY[connection.kind])) {
     throw new NotFoundError("No such connection, or you may not manage it.");
   }
@@ -186,7 +197,9 @@ builder.mutationFields((t) => ({
       wait: t.arg.boolean({ required: false, defaultValue: false }),
     },
     resolve: async (_query, _root, args, ctx) => {
-      const exists = await ctx.prisma.connection.count({ where: { id: args.id.id } });
+      const exists = await ctx.prisma.connection.count({
+        where: { id: args.id.id, AND: [visibleConnections(ctx.viewer)] },
+      });
       if (!exists) throw new NotFoundError("No such connection.");
       return startSync(ctx, args.id.id, args.dryRun ?? false, args.wait ?? false);
     },
@@ -198,7 +211,7 @@ builder.mutationFields((t) => ({
       "Starts a sync of every active connection (changes no configuration); a connection within its manual-sync cool-down answers with its last run, `manualSyncCooldown` set.",
     resolve: async (_query, _root, _args, ctx) => {
       const connections = await ctx.prisma.connection.findMany({
-        where: { isActive: true },
+        where: { isActive: true, AND: [visibleConnections(ctx.viewer)] },
         orderBy: { name: "asc" },
       });
       return Promise.all(connections.map((c) => startSync(ctx, c.id, false, false)));
@@ -275,9 +288,12 @@ builder.subscriptionField("syncProgress", (t) =>
     description: "Live progress of syncs: of one connection, or of all when no id is given.",
     args: { connectionId: t.arg.globalID({ required: false, for: [ConnectionNode] }) },
     subscribe: (_root, args, ctx) =>
-      args.connectionId
-        ? ctx.events.subscribe("sync:connection", args.connectionId.id)
-        : ctx.events.subscribe("sync:all"),
+      // TRAP: docs/behaviour.md §7.9 — every subscriber hears every connection's progress unless each event is filtered.
+      filter((progress: SyncProgress) => canSeeConnection(ctx.viewer, progress.connectionId))(
+        args.connectionId
+          ? ctx.events.subscribe("sync:connection", args.connectionId.id)
+          : ctx.events.subscribe("sync:all"),
+      ),
     resolve: (progress) => progress,
   }),
 );

@@ -246,7 +246,7 @@ describe("capabilities (docs/behaviour.md §7.8)", () => {
   });
 });
 
-describe("disabling a user (docs/behaviour.md §7.9)", () => {
+describe("disabling a user (docs/behaviour.md §7.13)", () => {
   it("ends every session and API token of theirs at once, and enabling does not bring tokens back", async () => {
     const cookie = await app.signedInAs("leaver");
     const token = await createToken(cookie);
@@ -274,7 +274,7 @@ describe("disabling a user (docs/behaviour.md §7.9)", () => {
   });
 });
 
-describe("deleting a user (docs/behaviour.md §7.10)", () => {
+describe("deleting a user (docs/behaviour.md §7.14)", () => {
   it("takes their sessions and tokens; their audit entries stay with their name", async () => {
     const cookie = await app.signedInAs("departed");
     await createToken(cookie);

@@ -3,6 +3,8 @@
 // added while a client pages through cause neither duplicates nor gaps.
 import type { Prisma } from "@hyperlens/db";
 import { effectiveIpConfirmedAt, effectiveLastSeenAt } from "@hyperlens/shared";
+import type { Viewer } from "../auth/viewer.ts";
+import { visibleVms } from "../auth/visibility.ts";
 import { builder } from "./builder.ts";
 import { ConnectionKindEnum, ConnectionNode } from "./connection.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
@@ -217,7 +219,12 @@ const sourceVariant = (source: keyof typeof VARIANT_BY_SOURCE) => ({
   ...NODE_LOOKUP,
   // TRAP: issue 20 — the variants share one table: a ProxmoxGuest id naming a vCenter VM's row
   // would load that VM and serve it as a ProxmoxGuest. An id names a row of its own source only.
-  findUnique: (id: string) => ({ id, source }),
+  // TRAP: docs/behaviour.md §7.9 — node(id) would show a guest of a connection the viewer is not granted.
+  findUnique: (id: string, ctx: { viewer: Viewer | null }) => ({
+    id,
+    source,
+    AND: [visibleVms(ctx.viewer)],
+  }),
   select: BASE_SELECT,
   authScopes: viewScope,
   interfaces: [VirtualMachineInterface],
@@ -286,7 +293,8 @@ builder.queryField("virtualMachines", (t) =>
         orderBy: t.arg({ type: [VirtualMachineOrder], required: false }),
       },
       resolve: (query, _root, args, ctx, info) => {
-        const where = buildVmWhere(args.filter);
+        // TRAP: docs/behaviour.md §7.9 — the page, its total, the CSV export and the Servers figures all read through this where.
+        const where = { AND: [buildVmWhere(args.filter), visibleVms(ctx.viewer)] };
         if (selectsField(info, "totalCount")) {
           counts.start(args, () => ctx.prisma.virtualMachine.count({ where }));
         }
@@ -295,7 +303,9 @@ builder.queryField("virtualMachines", (t) =>
       },
       totalCount: (_parent, args, ctx) =>
         counts.take(args, () =>
-          ctx.prisma.virtualMachine.count({ where: buildVmWhere(args.filter) }),
+          ctx.prisma.virtualMachine.count({
+            where: { AND: [buildVmWhere(args.filter), visibleVms(ctx.viewer)] },
+          }),
         ),
     },
     { name: "VirtualMachineConnection", description: "A page of virtual machines." },

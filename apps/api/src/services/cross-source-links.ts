@@ -39,6 +39,8 @@ export function backingVcenterHost(details: Prisma.JsonValue): string | null {
 export async function findBackingVcenterVm(
   prisma: PrismaClient,
   vm: DirectorVmBacking,
+  /** Only guests that also match this (the viewer's visible guests). */
+  among: Prisma.VirtualMachineWhereInput = {},
 ): Promise<VirtualMachine | null> {
   const host = backingVcenterHost(vm.details);
   if (vm.removedAt !== null || vm.backingMoref === null || host === null) return null;
@@ -51,6 +53,7 @@ export async function findBackingVcenterVm(
       externalId: vm.backingMoref,
       // TRAP: docs/behaviour.md §10 — a removed vCenter VM backs nothing; linking a tombstone shows a machine that is gone.
       removedAt: null,
+      AND: [among],
     },
     orderBy: { id: "asc" },
   });
@@ -64,6 +67,8 @@ export async function findBackingVcenterVm(
 export async function findBackedDirectorVm(
   prisma: PrismaClient,
   vm: VcenterVmIdentity,
+  /** Only guests that also match this (the viewer's visible guests). */
+  among: Prisma.VirtualMachineWhereInput = {},
 ): Promise<VirtualMachine | null> {
   const host = normalizeHost(vm.connection.baseUrl);
   if (vm.removedAt !== null || host === null) return null;
@@ -74,6 +79,7 @@ export async function findBackedDirectorVm(
       removedAt: null,
       // TRAP: docs/behaviour.md §10 — morefs repeat across vCenters ("vm-1001" exists on each); only the address tells them apart.
       details: { path: [...BACKING_VCENTER_HOST_DETAIL_PATH], equals: host },
+      AND: [among],
     },
     orderBy: { id: "asc" },
   });

@@ -1,11 +1,12 @@
 import type { Viewer } from "../app.tsx";
 import { ApiTokensPage } from "./api-tokens-page.tsx";
 import { ChangePasswordPage } from "./change-password-page.tsx";
+import { GroupsPage } from "./groups-page.tsx";
 import { SessionsPage } from "./sessions-page.tsx";
 import { UsersPage } from "./users-page.tsx";
 
-/** The pages of accounts: API tokens, users, your sessions, your password. */
-export type AccountPage = "tokens" | "users" | "sessions" | "password";
+/** The pages of accounts: API tokens, users, connection groups, your sessions, your password. */
+export type AccountPage = "tokens" | "users" | "groups" | "sessions" | "password";
 
 /** The account pages. */
 export function AccountRoutes(props: { page: AccountPage; viewer: Viewer; onChanged: () => void }) {
@@ -14,6 +15,8 @@ export function AccountRoutes(props: { page: AccountPage; viewer: Viewer; onChan
       return <ApiTokensPage viewer={props.viewer} />;
     case "users":
       return <UsersPage />;
+    case "groups":
+      return <GroupsPage />;
     case "sessions":
       return <SessionsPage />;
     case "password":

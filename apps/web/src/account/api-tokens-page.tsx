@@ -9,6 +9,7 @@ import { currentLanguage, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
 import { ConfirmButton } from "../ui/confirm-button.tsx";
 import { CapabilityPicker } from "./capability-picker.tsx";
+import { GroupPicker } from "./group-picker.tsx";
 
 const TOKENS = graphql(`
   query ApiTokens {
@@ -20,8 +21,20 @@ const TOKENS = graphql(`
 
 const CREATE = graphql(
   `
-  mutation CreateApiToken($name: String!, $capabilities: [Capability!]!, $expiresAt: DateTime) {
-    result: createApiToken(name: $name, capabilities: $capabilities, expiresAt: $expiresAt) {
+  mutation CreateApiToken(
+    $name: String!
+    $capabilities: [Capability!]!
+    $expiresAt: DateTime
+    $allConnections: Boolean
+    $groupIds: [ID!]
+  ) {
+    result: createApiToken(
+      name: $name
+      capabilities: $capabilities
+      expiresAt: $expiresAt
+      allConnections: $allConnections
+      groupIds: $groupIds
+    ) {
       __typename
       ...ValidationErrorFields
       ... on MutationCreateApiTokenSuccess { data { token apiToken { id } } }
@@ -30,6 +43,11 @@ const CREATE = graphql(
 `,
   [ValidationErrorFields],
 );
+
+// The groups a token may be limited to: those whose connections its creator sees.
+const MY_GROUPS = graphql(`
+  query MyConnectionGroups { viewer { allConnections connectionGroups { id name } } }
+`);
 
 const REVOKE = graphql(`
   mutation RevokeApiToken($id: ID!) { revokeApiToken(id: $id) }
@@ -50,6 +68,9 @@ export function ApiTokensPage(props: { viewer: Viewer }) {
     DEFAULT_CAPABILITIES.filter((c) => props.viewer.capabilities.includes(c)),
   );
   const [expiresAt, setExpiresAt] = useState("");
+  const [{ data: mine }] = useQuery({ query: MY_GROUPS });
+  const [allConnections, setAllConnections] = useState(true);
+  const [groupIds, setGroupIds] = useState<string[]>([]);
   const [created, setCreated] = useState<string>();
   const [problem, setProblem] = useState<string>();
 
@@ -60,6 +81,8 @@ export function ApiTokensPage(props: { viewer: Viewer }) {
       name,
       capabilities,
       expiresAt: expiresAt ? new Date(`${expiresAt}T23:59:59`).toISOString() : null,
+      allConnections,
+      groupIds: allConnections ? [] : groupIds,
     });
     const outcome = result.data?.result;
     if (outcome && "data" in outcome) {
@@ -83,6 +106,14 @@ export function ApiTokensPage(props: { viewer: Viewer }) {
           allowed={props.viewer.capabilities}
           value={capabilities}
           onChange={setCapabilities}
+        />
+        <GroupPicker
+          legend={t("groups.tokenSees")}
+          groups={mine?.viewer?.connectionGroups ?? []}
+          value={groupIds}
+          onChange={setGroupIds}
+          allConnections={allConnections}
+          onAllChange={setAllConnections}
         />
         <div className="field">
           <label htmlFor="token-expires">{t("tokens.expires")}</label>

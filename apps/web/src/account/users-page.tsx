@@ -8,10 +8,14 @@ import { currentLanguage, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
 import { CapabilityPicker } from "./capability-picker.tsx";
 import { UserActions } from "./user-actions.tsx";
+import { UserGrantsEditor } from "./user-grants-editor.tsx";
 
 const USERS = graphql(`
   query Users {
-    users { id username isAdmin capabilities createdAt disabledAt mustChangePassword lastSignInAt }
+    users {
+      id username isAdmin capabilities createdAt disabledAt mustChangePassword lastSignInAt
+      allConnections connectionGroups { id }
+    }
   }
 `);
 
@@ -120,6 +124,7 @@ export function UsersPage() {
             <th scope="col">{t("account.capabilities")}</th>
             <th scope="col">{t("users.created")}</th>
             <th scope="col">{t("users.lastSignIn")}</th>
+            <th scope="col">{t("groups.connectionsSeen")}</th>
             <th scope="col">{t("common.actions")}</th>
           </tr>
         </thead>
@@ -136,6 +141,9 @@ export function UsersPage() {
               <td>{user.capabilities.map((c) => t(`capability.${c}`)).join(", ")}</td>
               <td>{formatDateTime(locale, user.createdAt)}</td>
               <td>{user.lastSignInAt ? formatDateTime(locale, user.lastSignInAt) : "—"}</td>
+              <td>
+                {user.isAdmin ? t("groups.allConnections") : <UserGrantsEditor user={user} />}
+              </td>
               <td>
                 <UserActions
                   user={user}

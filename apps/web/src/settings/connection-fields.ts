@@ -22,6 +22,7 @@ export const ConnectionFields = graphql(`
     lastSyncMessage
     consecutiveFailures
     privilegeWarning
+    groups { id name }
   }
 `);
 

@@ -1,6 +1,8 @@
 import type { ConnectionKind } from "@hyperlens/shared";
 import { type FormEvent, useState } from "react";
-import { useMutation } from "urql";
+import { useMutation, useQuery } from "urql";
+import { GroupPicker } from "../account/group-picker.tsx";
+import { GROUP_CHOICES } from "../account/user-grants-editor.tsx";
 import { graphql } from "../graphql/graphql.ts";
 import { ValidationErrorFields } from "../graphql/validation-error.ts";
 import { t } from "../i18n/i18n.ts";
@@ -99,6 +101,9 @@ export function ConnectionForm(props: {
   const [serverProblems, setServerProblems] = useState<Record<string, string[]>>({});
   const [, save] = useMutation(SAVE_CONNECTION[props.kind]);
   const [isSaving, setSaving] = useState(false);
+  const [{ data: groupChoices }] = useQuery({ query: GROUP_CHOICES });
+  const groups = groupChoices?.connectionGroups ?? [];
+  const [groupIds, setGroupIds] = useState(() => props.connection?.groups.map((g) => g.id) ?? []);
   const own: DraftProblems = validateDraft(draft);
   const isSecretKept = keepsStoredSecret(draft);
   const prefix = `connection-${props.kind.toLowerCase()}`;
@@ -137,7 +142,9 @@ export function ConnectionForm(props: {
     setTouched({ name: true, url: true, username: true, secret: true });
     if (Object.keys(own).length > 0) return;
     setSaving(true);
-    const result = await save({ input: inputFromDraft(draft) });
+    // Without any group to choose there is nothing to set: the connection's groups stay.
+    const input = { ...inputFromDraft(draft), ...(groups.length ? { groupIds } : {}) };
+    const result = await save({ input });
     setSaving(false);
     const outcome = result.data?.result;
     if (result.error) setServerProblems({ form: [result.error.message] });
@@ -258,6 +265,14 @@ export function ConnectionForm(props: {
         />{" "}
         {t("settings.field.isActive")}
       </label>
+      {groups.length > 0 && (
+        <GroupPicker
+          legend={t("groups.connectionIn")}
+          groups={groups}
+          value={groupIds}
+          onChange={setGroupIds}
+        />
+      )}
       {(serverProblems.form ?? []).map((message) => (
         <p key={message} role="alert" className="problem">
           {message}

@@ -16,7 +16,7 @@ describe("visiblePages", () => {
           "MANAGE_USERS",
         ],
       }),
-    ).toEqual(["servers", "settings", "tokens", "users", "sessions", "password", "help"]);
+    ).toEqual(["servers", "settings", "tokens", "users", "groups", "sessions", "password", "help"]);
   });
 
   it("hides Users from a viewer and Servers from a Proxmox-only manager", () => {

@@ -10,7 +10,7 @@ export function visiblePages(viewer: Viewer): Page[] {
   if (can("VIEW_INVENTORY") || can("MANAGE_PROXMOX") || can("MANAGE_VCD") || can("MANAGE_VCENTER"))
     pages.push("settings");
   pages.push("tokens");
-  if (viewer.isAdmin || can("MANAGE_USERS")) pages.push("users");
+  if (viewer.isAdmin || can("MANAGE_USERS")) pages.push("users", "groups");
   pages.push("sessions", "password", "help");
   return pages;
 }
@@ -22,6 +22,7 @@ const LABELS: Record<Page, MessageKey> = {
   users: "nav.users",
   sessions: "nav.sessions",
   password: "nav.password",
+  groups: "nav.groups",
   help: "nav.help",
 };
 

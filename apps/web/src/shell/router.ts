@@ -2,13 +2,22 @@
 import { useSyncExternalStore } from "react";
 
 /** The pages of the app. */
-export type Page = "servers" | "settings" | "tokens" | "users" | "sessions" | "password" | "help";
+export type Page =
+  | "servers"
+  | "settings"
+  | "tokens"
+  | "users"
+  | "groups"
+  | "sessions"
+  | "password"
+  | "help";
 
 const PAGES: readonly Page[] = [
   "servers",
   "settings",
   "tokens",
   "users",
+  "groups",
   "sessions",
   "password",
   "help",
