@@ -5,6 +5,7 @@ import "./viewer.ts";
 import "./auth.ts";
 import "./api-token.ts";
 import "./user.ts";
+import "./two-factor.ts";
 import "./connection.ts";
 import "./sync-run.ts";
 import "./virtual-machine.ts";
