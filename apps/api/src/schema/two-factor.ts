@@ -237,7 +237,8 @@ builder.mutationField("setTwoFactorRequired", (t) =>
   t.boolean({
     authScopes: { MANAGE_USERS: true },
     description:
-      "Requires two-factor of every local password account (or stops requiring it); answers the new value. Audited.",
+      "Requires two-factor of every local password account (or stops requiring it); answers the new value. An administrator signed in with a password must have two-factor on first. Audited.",
+    errors: { types: [ValidationError] },
     args: { required: t.arg.boolean({ required: true }) },
     resolve: (_root, args, ctx) => setTwoFactorRequired(ctx.prisma, actor(ctx), args.required),
   }),

@@ -409,6 +409,16 @@ export async function resetTwoFactor(prisma: PrismaClient, actor: Viewer, userId
 
 /** Sets "require two-factor for everyone" (docs/behaviour.md §12.25); audited. */
 export async function setTwoFactorRequired(prisma: PrismaClient, actor: Viewer, required: boolean) {
+  if (required && actor.kind === "USER") {
+    const self = await prisma.user.findUnique({ where: { id: actor.userId } });
+    // An administrator who requires it without having it would be sent to enrol at once.
+    if (self?.passwordHash && !self.totpEnabledAt) {
+      throw new ValidationError(
+        "Turn on two-factor for your own account first: requiring it would otherwise stop you at once.",
+        "required",
+      );
+    }
+  }
   await prisma.$transaction(async (tx) => {
     await tx.appSetting.upsert({
       where: { key: REQUIRE_TWO_FACTOR_SETTING },
