@@ -38,9 +38,6 @@ const SET_REQUIRED = `mutation($r: Boolean!) { setTwoFactorRequired(required: $r
 // biome-ignore lint/suspicious/noExplicitAny: response data is checked by the assertions
 type Data = Record<string, any>;
 type Body = { data?: Data; errors?: { message: string; extensions?: { code?: string } }[] };
-  data?: Record<string, any>;
-  errors?: { message: string; extensions?: { code?: string } }[];
-};
 
 const codeAt = (secret: string, at: number) =>
   new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: at });
