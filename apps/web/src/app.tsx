@@ -2,6 +2,7 @@ import { canRunSync } from "@hyperlens/shared";
 import { useEffect } from "react";
 import { useQuery } from "urql";
 import { AccountRoutes } from "./account/account-routes.tsx";
+import { TwoFactorSection } from "./account/two-factor-section.tsx";
 import { graphql, type ResultOf } from "./graphql/graphql.ts";
 import { HelpPage } from "./help/help-page.tsx";
 import { t, useLanguage } from "./i18n/i18n.ts";
@@ -15,7 +16,7 @@ import { useRoute } from "./shell/router.ts";
 import { SyncProvider, useSync } from "./sync/sync-context.tsx";
 
 const STATUS = graphql(`
-  query Status { isSetupRequired viewer { username isAdmin capabilities } }
+  query Status { isSetupRequired viewer { username isAdmin capabilities mustEnrolTwoFactor } }
 `);
 
 const CONNECTIONS = graphql(
@@ -85,7 +86,16 @@ export function App() {
           </main>
         </>
       )}
-      {viewer && (
+      {viewer?.mustEnrolTwoFactor && (
+        // The administrator requires two-factor: until it is on, enrolling is all there is.
+        <>
+          <Header viewer={viewer} pages={[]} current="help" onSignedOut={reload} />
+          <main id="main" className="page auth-page">
+            <TwoFactorSection onChanged={reload} />
+          </main>
+        </>
+      )}
+      {viewer && !viewer.mustEnrolTwoFactor && (
         <SyncProvider
           isEnabled={viewer.capabilities.includes("VIEW_INVENTORY")}
           canSync={canRunSync(viewer.capabilities)}

@@ -1,8 +1,15 @@
 import type { Viewer } from "../app.tsx";
 import { ApiTokensPage } from "./api-tokens-page.tsx";
+import { TwoFactorSection } from "./two-factor-section.tsx";
 import { UsersPage } from "./users-page.tsx";
 
 /** The API tokens and users pages. */
 export function AccountRoutes(props: { page: "tokens" | "users"; viewer: Viewer }) {
-  return props.page === "tokens" ? <ApiTokensPage viewer={props.viewer} /> : <UsersPage />;
+  if (props.page !== "tokens") return <UsersPage />;
+  return (
+    <>
+      <ApiTokensPage viewer={props.viewer} />
+      <TwoFactorSection />
+    </>
+  );
 }

@@ -7,9 +7,10 @@ import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
 import { CapabilityPicker } from "./capability-picker.tsx";
+import { ResetTwoFactorButton } from "./reset-two-factor-button.tsx";
 
 const USERS = graphql(`
-  query Users { users { id username isAdmin capabilities createdAt disabledAt } }
+  query Users { users { id username isAdmin capabilities createdAt disabledAt isTwoFactorEnabled } }
 `);
 
 const CREATE = graphql(
@@ -116,6 +117,7 @@ export function UsersPage() {
             <th scope="col">{t("auth.username")}</th>
             <th scope="col">{t("account.capabilities")}</th>
             <th scope="col">{t("users.created")}</th>
+            <th scope="col">{t("twoFactor.title")}</th>
           </tr>
         </thead>
         <tbody>
@@ -127,6 +129,15 @@ export function UsersPage() {
               </td>
               <td>{user.capabilities.map((c) => t(`capability.${c}`)).join(", ")}</td>
               <td>{formatDateTime(locale, user.createdAt)}</td>
+              <td>
+                {user.isTwoFactorEnabled && (
+                  <ResetTwoFactorButton
+                    userId={user.id}
+                    username={user.username}
+                    onDone={() => reload({ requestPolicy: "network-only" })}
+                  />
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
