@@ -22,7 +22,7 @@ const COMPLETE = `mutation($c: String!, $code: String, $r: String) {
     ... on MutationCompleteSignInSuccess { data { username isTwoFactorEnabled mustEnrolTwoFactor } }
   }
 }`;
-const BEGIN = `mutation { beginTwoFactorEnrolment {
+const BEGIN = `mutation($p: String!) { beginTwoFactorEnrolment(currentPassword: $p) {
   __typename ... on Error { message }
   ... on MutationBeginTwoFactorEnrolmentSuccess { data { uri secret qrCodeSvg } }
 } }`;
@@ -53,7 +53,7 @@ async function enrol(cookie: string): Promise<{ secret: string; uri: string; qrC
   const res = await fetch(`${app.url}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", cookie },
-    body: JSON.stringify({ query: BEGIN }),
+    body: JSON.stringify({ query: BEGIN, variables: { p: TEST_PASSWORD } }),
   });
   const body = (await res.json()) as Body;
   const data = body.data?.beginTwoFactorEnrolment?.data;

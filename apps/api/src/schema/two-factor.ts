@@ -138,10 +138,21 @@ builder.mutationField("beginTwoFactorEnrolment", (t) =>
     type: TwoFactorEnrolmentRef,
     authScopes: { enrolling: true },
     description:
-      "Starts setting up two-factor for the signed-in user: a new secret, not in force until `confirmTwoFactor`. Local password accounts only.",
-    errors: { types: [ValidationError] },
-    resolve: (_root, _args, ctx) =>
-      beginTwoFactorEnrolment(ctx.prisma, ctx.secrets, signedInUser(ctx).userId),
+      "Starts setting up two-factor for the signed-in user, given the current password: a new secret, not in force until `confirmTwoFactor`. Local password accounts only.",
+    errors: { types: [ValidationError, RateLimitedError] },
+    args: { currentPassword: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const outcome = await beginTwoFactorEnrolment(
+        ctx.prisma,
+        ctx.secrets,
+        signedInUser(ctx).userId,
+        args.currentPassword,
+        { address: ctx.clientAddress },
+      );
+      if (outcome.ok) return outcome.value;
+      if (outcome.reason === "RATE_LIMITED") throw new RateLimitedError(outcome.retryAt);
+      throw new Error("unreachable: enrolment refuses a password with a ValidationError");
+    },
   }),
 );
 

@@ -145,7 +145,14 @@ describe("rotating the secret key", () => {
       { username: "totp-user", password: "correct horse battery" },
       null,
     );
-    const { secret } = await beginTwoFactorEnrolment(services.prisma, boxOf(oldKey), user.id);
+    const begun = await beginTwoFactorEnrolment(
+      services.prisma,
+      boxOf(oldKey),
+      user.id,
+      "correct horse battery",
+    );
+    if (!begun.ok) throw new Error("enrolment was refused");
+    const { secret } = begun.value;
     await services.prisma.user.update({
       where: { id: user.id },
       data: { totpEnabledAt: new Date() },
@@ -170,7 +177,12 @@ describe("rotating the secret key", () => {
       { username: "stranded", password: "correct horse battery" },
       null,
     );
-    await beginTwoFactorEnrolment(services.prisma, boxOf(generateSecretKeyText()), user.id);
+    await beginTwoFactorEnrolment(
+      services.prisma,
+      boxOf(generateSecretKeyText()),
+      user.id,
+      "correct horse battery",
+    );
     const before = await storedSecrets();
     await expect(rotateSecrets(services.prisma, boxOf(newKey, oldKey), null)).rejects.toThrow(
       /two-factor secret of user stranded/,

@@ -48,12 +48,19 @@ function viewerOf(user: { id: string; username: string }): Viewer {
   };
 }
 
+/** Starts enrolment with the user's password; the secret (base32) it shows. */
+async function begin(userId: string): Promise<{ secret: string }> {
+  const begun = await beginTwoFactorEnrolment(db.prisma, secrets, userId, PASSWORD);
+  if (!begun.ok) throw new Error(`enrolment was refused: ${begun.reason}`);
+  return begun.value;
+}
+
 /** A user with two-factor on: its secret (base32) and recovery codes. */
 async function enrolledUser() {
   counter += 1;
   const username = `user${counter}`;
   const user = await createUser(db.prisma, { username, password: PASSWORD }, null);
-  const enrolment = await beginTwoFactorEnrolment(db.prisma, secrets, user.id);
+  const enrolment = await begin(user.id);
   // Confirmed with the previous step's code (still in the window), so this step's code is unused.
   const before = Date.now() - STEP_MS;
   const confirmed = await confirmTwoFactor(
@@ -112,7 +119,7 @@ describe("enrolment", () => {
 
   it("is not in force until a first code confirms it, and a wrong first code changes nothing", async () => {
     const user = await createUser(db.prisma, { username: "pending", password: PASSWORD }, null);
-    const { secret } = await beginTwoFactorEnrolment(db.prisma, secrets, user.id);
+    const { secret } = await begin(user.id);
     expect(
       await signIn(db.prisma, { username: "pending", password: PASSWORD }, SESSION),
     ).toMatchObject({ ok: true });
@@ -124,20 +131,31 @@ describe("enrolment", () => {
     expect(await db.prisma.recoveryCode.count({ where: { userId: user.id } })).toBe(0);
   });
 
+  it("needs the current password, counted as a sign-in attempt: a stolen session alone cannot enrol", async () => {
+    const user = await createUser(db.prisma, { username: "stolen", password: PASSWORD }, null);
+    for (let i = 0; i < DEFAULT_THROTTLE.user.freeFailures; i += 1) {
+      await expect(
+        beginTwoFactorEnrolment(db.prisma, secrets, user.id, "wrong password!!"),
+      ).rejects.toThrow(/current password/);
+    }
+    expect(await beginTwoFactorEnrolment(db.prisma, secrets, user.id, PASSWORD)).toMatchObject({
+      ok: false,
+      reason: "RATE_LIMITED",
+    });
+    const row = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(row.totpCiphertext).toBeNull();
+  });
+
   it("is refused to an account that signs in through single sign-on only", async () => {
     const user = await db.prisma.user.create({
       data: { username: "sso-only", passwordHash: null, capabilities: [] },
     });
-    await expect(beginTwoFactorEnrolment(db.prisma, secrets, user.id)).rejects.toThrow(
-      /single sign-on/,
-    );
+    await expect(begin(user.id)).rejects.toThrow(/single sign-on/);
   });
 
   it("cannot restart while two-factor is on (that would swap the secret without a code)", async () => {
     const { user } = await enrolledUser();
-    await expect(beginTwoFactorEnrolment(db.prisma, secrets, user.id)).rejects.toThrow(
-      /already on/,
-    );
+    await expect(begin(user.id)).rejects.toThrow(/already on/);
   });
 });
 

@@ -10,10 +10,11 @@ const STATUS = graphql(`
 `);
 
 const BEGIN = graphql(`
-  mutation BeginTwoFactorEnrolment {
-    result: beginTwoFactorEnrolment {
+  mutation BeginTwoFactorEnrolment($currentPassword: String!) {
+    result: beginTwoFactorEnrolment(currentPassword: $currentPassword) {
       __typename
       ... on Error { message }
+      ... on RateLimitedError { retryAt }
       ... on ValidationError { problems { message } }
       ... on MutationBeginTwoFactorEnrolmentSuccess { data { uri secret qrCodeSvg } }
     }
@@ -97,6 +98,7 @@ function Enrol(props: { onEnabled: () => void }) {
   const [, begin] = useMutation(BEGIN);
   const [, confirm] = useMutation(CONFIRM);
   const [enrolment, setEnrolment] = useState<Enrolment>();
+  const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
   const [codes, setCodes] = useState<readonly string[]>();
   const [problem, setProblem] = useState<string>();
@@ -104,21 +106,35 @@ function Enrol(props: { onEnabled: () => void }) {
   if (codes) return <RecoveryCodes codes={codes} onSaved={props.onEnabled} />;
   if (!enrolment) {
     return (
-      <>
+      <form
+        aria-label={t("twoFactor.start")}
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const result = await begin({ currentPassword: password });
+          const outcome = result.data?.result;
+          setPassword("");
+          if (outcome && "data" in outcome) {
+            setProblem(undefined);
+            setEnrolment(outcome.data);
+          } else setProblem(codeProblem(outcome, result.error));
+        }}
+      >
+        <div className="field">
+          <label htmlFor="two-factor-start-password">{t("twoFactor.currentPassword")}</label>
+          <input
+            id="two-factor-start-password"
+            type="password"
+            required
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </div>
         <Problem text={problem} />
-        <button
-          type="button"
-          className="primary"
-          onClick={async () => {
-            const result = await begin({});
-            const outcome = result.data?.result;
-            if (outcome && "data" in outcome) setEnrolment(outcome.data);
-            else setProblem(codeProblem(outcome, result.error));
-          }}
-        >
+        <button type="submit" className="primary">
           {t("twoFactor.start")}
         </button>
-      </>
+      </form>
     );
   }
   const submit = async (event: FormEvent) => {
