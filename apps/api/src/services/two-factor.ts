@@ -11,6 +11,7 @@ import {
   reserveSignInAttempt,
   type SignInKeys,
   settleSuccessfulSignIn,
+  signInKeys,
   type ThrottlePolicy,
 } from "../auth/throttle.ts";
 import { hashSecret } from "../auth/tokens.ts";
@@ -78,18 +79,34 @@ async function localUser(prisma: Writer, userId: string) {
 }
 
 /**
- * Starts (or restarts) enrolment: a new random secret, sealed, not yet in force. Refused while
- * two-factor is on: turning it off first needs the password and a code.
+ * Starts (or restarts) enrolment: a new random secret, sealed, not yet in force. Needs the current
+ * password, counted like a sign-in attempt: a stolen session alone must not put a second factor
+ * the real user lacks on the account. Refused while two-factor is on: turning it off first needs
+ * the password and a code.
  */
 export async function beginTwoFactorEnrolment(
   prisma: PrismaClient,
   secrets: SecretBox,
   userId: string,
-): Promise<TwoFactorEnrolment> {
+  currentPassword: string,
+  options: CodeOptions = {},
+): Promise<CodeOutcome<TwoFactorEnrolment>> {
   const user = await localUser(prisma, userId);
   if (user.totpEnabledAt) {
     throw new ValidationError("Two-factor is already on. Turn it off first to set it up again.");
   }
+  const keys = signInKeys(user, user.username, options.address);
+  const retryAt = await reserveSignInAttempt(prisma, keys, options.throttle, options.now);
+  if (retryAt) return { ok: false, reason: "RATE_LIMITED", retryAt };
+  // TRAP: docs/behaviour.md §12.21 — without the password a stolen session could lock its user out.
+  const isPassword =
+    user.passwordHash !== null &&
+    currentPassword.length <= 1024 &&
+    (await verifyPassword(currentPassword, user.passwordHash));
+  if (!isPassword) {
+    throw new ValidationError("The current password is not correct.", "currentPassword");
+  }
+  await settleSuccessfulSignIn(prisma, keys, options.throttle);
   const secret = new Secret({ size: 20 });
   const sealed = secrets.seal(secret.base32, totpSealingId(user.id));
   await prisma.user.update({
@@ -102,7 +119,7 @@ export async function beginTwoFactorEnrolment(
     errorCorrectionLevel: "M",
     margin: 2,
   });
-  return { uri, secret: secret.base32, qrCodeSvg };
+  return { ok: true, value: { uri, secret: secret.base32, qrCodeSvg } };
 }
 
 /** A second factor as typed: a code from the app, or one of the recovery codes. */
