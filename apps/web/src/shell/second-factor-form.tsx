@@ -72,20 +72,22 @@ export function SecondFactorForm(props: {
           {problem}
         </p>
       )}
-      <button type="submit" className="primary" disabled={isBusy}>
-        {t("twoFactor.verify")}
-      </button>
-      <button
-        type="button"
-        className="link"
-        onClick={() => {
-          setRecovery(!isRecovery);
-          setValue("");
-          setProblem(undefined);
-        }}
-      >
-        {isRecovery ? t("twoFactor.useApp") : t("twoFactor.useRecoveryCode")}
-      </button>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={isBusy}>
+          {t("twoFactor.verify")}
+        </button>
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            setRecovery(!isRecovery);
+            setValue("");
+            setProblem(undefined);
+          }}
+        >
+          {isRecovery ? t("twoFactor.useApp") : t("twoFactor.useRecoveryCode")}
+        </button>
+      </div>
     </form>
   );
 }
