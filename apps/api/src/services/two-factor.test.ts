@@ -21,6 +21,12 @@ import { createUser } from "./users.ts";
 const PASSWORD = "correct horse battery staple";
 const SESSION = { idleMs: 60_000, maxMs: 3_600_000 };
 const STEP_MS = 30_000;
+// The default limits with a first wait long enough that a slow machine cannot outlast it between
+// two attempts (no wall-clock assumption); the free failures are the default's.
+const SLOW_THROTTLE: ThrottlePolicy = {
+  ...DEFAULT_THROTTLE,
+  user: { ...DEFAULT_THROTTLE.user, firstDelayMs: 10 * 60_000 },
+};
 const secrets = new SecretBox(
   loadKeyring({ key: generateSecretKeyText(), dataDir: "/nonexistent" }),
 );
@@ -135,10 +141,16 @@ describe("enrolment", () => {
     const user = await createUser(db.prisma, { username: "stolen", password: PASSWORD }, null);
     for (let i = 0; i < DEFAULT_THROTTLE.user.freeFailures; i += 1) {
       await expect(
-        beginTwoFactorEnrolment(db.prisma, secrets, user.id, "wrong password!!"),
+        beginTwoFactorEnrolment(db.prisma, secrets, user.id, "wrong password!!", {
+          throttle: SLOW_THROTTLE,
+        }),
       ).rejects.toThrow(/current password/);
     }
-    expect(await beginTwoFactorEnrolment(db.prisma, secrets, user.id, PASSWORD)).toMatchObject({
+    expect(
+      await beginTwoFactorEnrolment(db.prisma, secrets, user.id, PASSWORD, {
+        throttle: SLOW_THROTTLE,
+      }),
+    ).toMatchObject({
       ok: false,
       reason: "RATE_LIMITED",
     });
@@ -292,14 +304,16 @@ describe("signing in with two-factor on", () => {
     for (let i = 0; i < free; i += 1) {
       // A fresh challenge each time: the right password, then a wrong code.
       const { challenge } = await challengeFor(username);
-      expect(await finish(challenge, { code: wrong })).toEqual({
+      expect(await finish(challenge, { code: wrong }, { throttle: SLOW_THROTTLE })).toEqual({
         ok: false,
         reason: "INVALID_CODE",
       });
     }
     const { challenge } = await challengeFor(username);
     // TRAP: docs/behaviour.md §12.24 — counted before the code is checked: even the right one waits.
-    expect(await finish(challenge, { code: codeAt(secret, now + STEP_MS) })).toMatchObject({
+    expect(
+      await finish(challenge, { code: codeAt(secret, now + STEP_MS) }, { throttle: SLOW_THROTTLE }),
+    ).toMatchObject({
       ok: false,
       reason: "RATE_LIMITED",
     });
