@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { DEFAULT_TOKEN } from "@hyperlens/standins/testing";
+import { Secret, TOTP } from "otpauth";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { hasAxe, seriousViolations } from "./accessibility.ts";
 import { type RunningApi, startApi } from "./start-api.ts";
@@ -259,5 +260,50 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     assert.ok(contrast(colours.cellText, colours.surface) >= 4.5, "table text contrast");
     await expectAccessible("servers page, dark");
     await page.screenshot({ path: path.join(ARTIFACTS, "servers-dark.png") });
+  });
+  test("two-factor: enrol on the Tokens page, keep the recovery codes, sign in with one", async () => {
+    await page.emulateMedia({ colorScheme: "light" });
+    const tess = { username: "tess", password: "tess correct horse battery" };
+    await graphql(
+      `mutation($u: String!, $p: String!) {
+        createUser(username: $u, password: $p, capabilities: [VIEW_INVENTORY]) { __typename }
+      }`,
+      { u: tess.username, p: tess.password },
+    );
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(20_000);
+    const own = await context.newPage();
+    await own.goto(`${api.url}/tokens`);
+    await own.getByLabel("User name").fill(tess.username);
+    await own.getByLabel("Password").fill(tess.password);
+    await own.getByRole("button", { name: "Sign in" }).click();
+    await own.getByRole("heading", { name: "Two-factor sign-in" }).waitFor();
+    await own.getByLabel("Current password").fill(tess.password);
+    await own.getByRole("button", { name: "Set up two-factor" }).click();
+    await own.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
+    const key = (await own.locator("code.manual-key").textContent()) ?? "";
+    await own.screenshot({ path: path.join(ARTIFACTS, "two-factor-enrol.png"), fullPage: true });
+    const code = new TOTP({ secret: Secret.fromBase32(key) }).generate();
+    await own.getByLabel("Code from the app").fill(code);
+    await own.getByRole("button", { name: "Turn on" }).click();
+    const codes = own.getByRole("region", { name: "Recovery codes" }).locator("code");
+    await codes.first().waitFor();
+    assert.equal(await codes.count(), 10);
+    const recovery = (await codes.first().textContent()) ?? "";
+    await own.screenshot({ path: path.join(ARTIFACTS, "two-factor-recovery-codes.png") });
+    await own.getByRole("button", { name: "I have saved them" }).click();
+    await own.getByText("Two-factor sign-in is on").waitFor();
+
+    await own.getByRole("button", { name: "Sign out" }).click();
+    await own.getByLabel("User name").fill(tess.username);
+    await own.getByLabel("Password").fill(tess.password);
+    await own.getByRole("button", { name: "Sign in" }).click();
+    await own.getByRole("heading", { name: "Enter your code" }).waitFor();
+    await own.screenshot({ path: path.join(ARTIFACTS, "two-factor-sign-in.png") });
+    await own.getByRole("button", { name: "Use a recovery code" }).click();
+    await own.getByLabel("Recovery code").fill(recovery);
+    await own.getByRole("button", { name: "Verify" }).click();
+    await own.getByText(`Signed in as ${tess.username}`).waitFor();
+    await context.close();
   });
 });

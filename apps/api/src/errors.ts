@@ -31,6 +31,11 @@ export const ERROR_CODES = {
    * (`changeOwnPassword`), it may only ask `viewer` and call `changeOwnPassword` or `signOut`.
    */
   PASSWORD_CHANGE_REQUIRED: "PASSWORD_CHANGE_REQUIRED",
+  /**
+   * The administrator requires two-factor and this session has not enrolled yet: it may only
+   * enrol (`beginTwoFactorEnrolment`, `confirmTwoFactor`), read `viewer` and sign out.
+   */
+  TWO_FACTOR_ENROLMENT_REQUIRED: "TWO_FACTOR_ENROLMENT_REQUIRED",
   /** The query exceeds a depth, alias, token or cost limit. */
   QUERY_TOO_COMPLEX: "QUERY_TOO_COMPLEX",
   /** The server is shutting down and takes no new work; retry on another replica or later. */
@@ -153,6 +158,54 @@ export class RateLimitedError extends HyperlensError {
   override name = "RateLimitedError";
   constructor(readonly retryAt: Date) {
     super("Too many failed sign-in attempts. Try again later.", ERROR_CODES.RATE_LIMITED);
+  }
+}
+
+/**
+ * The password held, and the account has two-factor on: no session yet. `challenge` (single use,
+ * a few minutes) goes to `completeSignIn` with a code. A typed result of `signIn`; it implements
+ * `Error` so a client that predates two-factor shows its message instead of failing.
+ */
+export class TwoFactorRequired extends HyperlensError {
+  override name = "TwoFactorRequired";
+  constructor(
+    readonly challenge: string,
+    readonly expiresAt: Date,
+  ) {
+    super(
+      "Enter the code from your authenticator app to finish signing in.",
+      ERROR_CODES.UNAUTHENTICATED,
+    );
+  }
+}
+
+/** A wrong (or already used) two-factor or recovery code. A typed result. */
+export class InvalidTwoFactorCodeError extends HyperlensError {
+  override name = "InvalidTwoFactorCodeError";
+  constructor() {
+    super("The code is not correct.", ERROR_CODES.UNAUTHENTICATED);
+  }
+}
+
+/** A sign-in challenge that is unknown, expired or already used: sign in again. A typed result. */
+export class SignInExpiredError extends HyperlensError {
+  override name = "SignInExpiredError";
+  constructor() {
+    super(
+      "This sign-in has expired or was already completed. Sign in again.",
+      ERROR_CODES.UNAUTHENTICATED,
+    );
+  }
+}
+
+/** The session must enrol in two-factor before anything else (docs/behaviour.md §12.25). */
+export class TwoFactorEnrolmentRequiredError extends HyperlensError {
+  override name = "TwoFactorEnrolmentRequiredError";
+  constructor() {
+    super(
+      "Your administrator requires two-factor sign-in: set it up before doing anything else.",
+      ERROR_CODES.TWO_FACTOR_ENROLMENT_REQUIRED,
+    );
   }
 }
 

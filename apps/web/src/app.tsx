@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { useQuery } from "urql";
 import { AccountRoutes } from "./account/account-routes.tsx";
 import { ChangePasswordPage } from "./account/change-password-page.tsx";
+import { TwoFactorSection } from "./account/two-factor-section.tsx";
 import { graphql, type ResultOf } from "./graphql/graphql.ts";
 import { HelpPage } from "./help/help-page.tsx";
 import { t, useLanguage } from "./i18n/i18n.ts";
@@ -16,7 +17,10 @@ import { useRoute } from "./shell/router.ts";
 import { SyncProvider, useSync } from "./sync/sync-context.tsx";
 
 const STATUS = graphql(`
-  query Status { isSetupRequired viewer { username isAdmin capabilities mustChangePassword } }
+  query Status {
+    isSetupRequired
+    viewer { username isAdmin capabilities mustChangePassword mustEnrolTwoFactor }
+  }
 `);
 
 const CONNECTIONS = graphql(
@@ -99,7 +103,16 @@ export function App() {
           </main>
         </>
       )}
-      {viewer && !viewer.mustChangePassword && (
+      {viewer && !viewer.mustChangePassword && viewer.mustEnrolTwoFactor && (
+        // The administrator requires two-factor: until it is on, enrolling is all there is.
+        <>
+          <Header viewer={viewer} pages={[]} current="help" onSignedOut={reload} />
+          <main id="main" className="page auth-page">
+            <TwoFactorSection onChanged={reload} />
+          </main>
+        </>
+      )}
+      {viewer && !viewer.mustChangePassword && !viewer.mustEnrolTwoFactor && (
         <SyncProvider
           isEnabled={viewer.capabilities.includes("VIEW_INVENTORY")}
           canSync={canRunSync(viewer.capabilities)}

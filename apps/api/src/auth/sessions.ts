@@ -2,6 +2,7 @@
 // and an absolute timeout.
 import type { PrismaClient } from "@hyperlens/db";
 import { hashSecret, newSecret } from "./tokens.ts";
+import { mustEnrolTwoFactor } from "./two-factor-policy.ts";
 import { effectiveCapabilities, type Viewer } from "./viewer.ts";
 import { userScope } from "./visibility.ts";
 
@@ -67,6 +68,20 @@ export async function viewerFromSession(
   }
   if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await prisma.session.update({ where: { id: session.id }, data: { lastSeenAt: now } });
+  }
+  // TRAP: docs/behaviour.md §12.25 — a session that must enrol holds no capability, so every
+  // check anywhere (fields, subscriptions, HTTP routes) refuses it until two-factor is on.
+  if (await mustEnrolTwoFactor(prisma, session.user, session.method)) {
+    return {
+      kind: "USER",
+      userId: session.user.id,
+      username: session.user.username,
+      isAdmin: false,
+      capabilities: new Set(),
+      scope: { all: false, groupIds: [], connectionIds: [] },
+      sessionId: session.id,
+      mustEnrolTwoFactor: true,
+    };
   }
   return {
     kind: "USER",

@@ -30,6 +30,11 @@ export interface Viewer {
   scope: ConnectionScope;
   sessionId?: string;
   tokenId?: string;
+  /**
+   * A session of a user the administrator requires two-factor of, who has not enrolled yet: it
+   * holds no capability and may only enrol, read the viewer and sign out (docs/behaviour.md §12).
+   */
+  mustEnrolTwoFactor?: boolean;
 }
 
 /** A user's effective capabilities: administrators hold every capability. */

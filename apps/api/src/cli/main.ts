@@ -155,6 +155,12 @@ async function secretsRotate(args: string[]) {
       `Re-sealed ${result.resealed} connection secret(s) with key ${result.keyId}; ` +
         `${result.alreadyCurrent} already used it.`,
     );
+    if (result.twoFactor.resealed + result.twoFactor.alreadyCurrent > 0) {
+      console.log(
+        `Re-sealed ${result.twoFactor.resealed} two-factor secret(s); ` +
+          `${result.twoFactor.alreadyCurrent} already used the key.`,
+      );
+    }
   } finally {
     await db.close();
   }

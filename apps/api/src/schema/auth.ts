@@ -11,6 +11,7 @@ import {
   ForbiddenError,
   InvalidCredentialsError,
   RateLimitedError,
+  TwoFactorRequired,
   ValidationError,
 } from "../errors.ts";
 import { signIn } from "../services/sign-in.ts";
@@ -20,7 +21,7 @@ import { ViewerRef } from "./viewer.ts";
 
 const MAX_CREDENTIAL_LENGTH = 1024;
 
-async function startSession(ctx: Context, secret: string): Promise<Viewer> {
+export async function startSession(ctx: Context, secret: string): Promise<Viewer> {
   // A fresh session id at every sign-in: an id planted before sign-in is worthless.
   if (ctx.viewer?.sessionId) await deleteSession(ctx.prisma, ctx.viewer.sessionId);
   ctx.responseCookies.push(sessionCookie(secret, ctx.sessionPolicy.maxMs));
@@ -32,8 +33,9 @@ async function startSession(ctx: Context, secret: string): Promise<Viewer> {
 builder.mutationField("signIn", (t) =>
   t.field({
     type: ViewerRef,
-    description: "Signs in with a user name and password; sets the session cookie.",
-    errors: { types: [InvalidCredentialsError, RateLimitedError] },
+    description:
+      "Signs in with a user name and password; sets the session cookie. An account with two-factor on answers `TwoFactorRequired` instead: finish with `completeSignIn`.",
+    errors: { types: [InvalidCredentialsError, RateLimitedError, TwoFactorRequired] },
     args: {
       username: t.arg.string({ required: true }),
       password: t.arg.string({ required: true }),
@@ -56,6 +58,9 @@ builder.mutationField("signIn", (t) =>
         },
         ctx.sessionPolicy,
       );
+      if (!result.ok && result.reason === "TWO_FACTOR_REQUIRED") {
+        throw new TwoFactorRequired(result.challenge, result.expiresAt);
+      }
       if (!result.ok) {
         ctx.metrics.authFailures.inc({
           reason: result.reason === "RATE_LIMITED" ? "sign_in_rate_limited" : "sign_in",

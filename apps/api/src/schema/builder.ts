@@ -8,7 +8,11 @@ import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { GraphQLError } from "graphql";
 import type { Context } from "../context.ts";
-import { ForbiddenError, NotAuthenticatedError } from "../errors.ts";
+import {
+  ForbiddenError,
+  NotAuthenticatedError,
+  TwoFactorEnrolmentRequiredError,
+} from "../errors.ts";
 import { decodeUuidGlobalID, requireNodeTypes } from "./global-ids.ts";
 
 type CapabilityScopes = { [K in Capability]: boolean };
@@ -16,7 +20,7 @@ type CapabilityScopes = { [K in Capability]: boolean };
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PothosPrismaTypes;
-  AuthScopes: CapabilityScopes & { signedIn: boolean; user: boolean };
+  AuthScopes: CapabilityScopes & { signedIn: boolean; user: boolean; enrolling: boolean };
   DefaultFieldNullability: false;
   Scalars: { DateTime: { Input: Date; Output: Date }; JSON: { Input: never; Output: unknown } };
 }>({
@@ -26,9 +30,13 @@ export const builder = new SchemaBuilder<{
     authorizeOnSubscribe: true,
     authScopes: (ctx) => {
       const has = (capability: Capability) => ctx.viewer?.capabilities.has(capability) ?? false;
+      // TRAP: docs/behaviour.md §12.25 — a session that must enrol in two-factor is neither
+      // signed in nor a user to any field but the enrolment ones (`enrolling`).
+      const isLimited = ctx.viewer?.mustEnrolTwoFactor === true;
       return {
-        signedIn: ctx.viewer !== null,
-        user: ctx.viewer?.kind === "USER",
+        signedIn: ctx.viewer !== null && !isLimited,
+        user: ctx.viewer?.kind === "USER" && !isLimited,
+        enrolling: ctx.viewer?.kind === "USER",
         VIEW_INVENTORY: has("VIEW_INVENTORY"),
         RUN_SYNC: has("RUN_SYNC"),
         MANAGE_PROXMOX: has("MANAGE_PROXMOX"),
@@ -37,8 +45,10 @@ export const builder = new SchemaBuilder<{
         MANAGE_USERS: has("MANAGE_USERS"),
       };
     },
-    unauthorizedError: (_parent, ctx) =>
-      ctx.viewer ? new ForbiddenError() : new NotAuthenticatedError(),
+    unauthorizedError: (_parent, ctx) => {
+      if (ctx.viewer?.mustEnrolTwoFactor) return new TwoFactorEnrolmentRequiredError();
+      return ctx.viewer ? new ForbiddenError() : new NotAuthenticatedError();
+    },
   },
   errors: { defaultTypes: [] },
   relay: {

@@ -3,7 +3,10 @@
 import {
   type FieldProblem,
   InvalidCredentialsError,
+  InvalidTwoFactorCodeError,
   RateLimitedError,
+  SignInExpiredError,
+  TwoFactorRequired,
   ValidationError,
 } from "../errors.ts";
 import { builder } from "./builder.ts";
@@ -44,4 +47,32 @@ builder.objectType(RateLimitedError, {
   interfaces: [ErrorInterface],
   isTypeOf: (value) => value instanceof RateLimitedError,
   fields: (t) => ({ retryAt: t.expose("retryAt", { type: "DateTime" }) }),
+});
+
+builder.objectType(TwoFactorRequired, {
+  name: "TwoFactorRequired",
+  description:
+    "The password held and the account has two-factor on: no session yet. Send `challenge` to `completeSignIn` with a code before `expiresAt`.",
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof TwoFactorRequired,
+  fields: (t) => ({
+    challenge: t.exposeString("challenge"),
+    expiresAt: t.expose("expiresAt", { type: "DateTime" }),
+  }),
+});
+
+builder.objectType(InvalidTwoFactorCodeError, {
+  name: "InvalidTwoFactorCodeError",
+  description: "The code (or recovery code) is wrong or was already used.",
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof InvalidTwoFactorCodeError,
+  fields: () => ({}),
+});
+
+builder.objectType(SignInExpiredError, {
+  name: "SignInExpiredError",
+  description: "The sign-in challenge is unknown, expired or already used: sign in again.",
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof SignInExpiredError,
+  fields: () => ({}),
 });

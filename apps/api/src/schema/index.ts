@@ -6,6 +6,7 @@ import "./auth.ts";
 import "./api-token.ts";
 import "./user.ts";
 import "./session.ts";
+import "./two-factor.ts";
 import "./connection.ts";
 import "./connection-group.ts";
 import "./sync-run.ts";

@@ -19,12 +19,15 @@ import {
   type ProxmoxStandin,
   type VcdStandin,
 } from "@hyperlens/standins/testing";
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { testConnection } from "./connection-test.ts";
 import { rotateSecrets, rotationKeyring, SecretRotationError } from "./secret-rotation.ts";
+import { beginTwoFactorEnrolment, checkSecondFactor, totpSealingId } from "./two-factor.ts";
+import { createUser } from "./users.ts";
 
 const tenant = DEFAULT_VCD_USERS.find((u) => u.role !== "provider");
 if (!tenant) throw new Error("the stand-in has no tenant user");
@@ -74,6 +77,7 @@ describe("rotating the secret key", () => {
       resealed: 2,
       alreadyCurrent: 0,
       keyId: parseSecretKey(newKey, "new").id,
+      twoFactor: { resealed: 0, alreadyCurrent: 0 },
     });
     const rows = await storedSecrets();
     expect(rows.map((r) => r.keyId)).toEqual([result.keyId, result.keyId]);
@@ -133,5 +137,56 @@ describe("rotating the secret key", () => {
     });
     const result = await rotateSecrets(services.prisma, new SecretBox(keyring), null);
     expect(result.resealed).toBe(2);
+  });
+
+  it("re-seals users' two-factor secrets too: the old key alone no longer opens them, codes still work", async () => {
+    const user = await createUser(
+      services.prisma,
+      { username: "totp-user", password: "correct horse battery" },
+      null,
+    );
+    const begun = await beginTwoFactorEnrolment(
+      services.prisma,
+      boxOf(oldKey),
+      user.id,
+      "correct horse battery",
+    );
+    if (!begun.ok) throw new Error("enrolment was refused");
+    const { secret } = begun.value;
+    await services.prisma.user.update({
+      where: { id: user.id },
+      data: { totpEnabledAt: new Date() },
+    });
+
+    const result = await rotateSecrets(services.prisma, boxOf(newKey, oldKey), null);
+    expect(result.twoFactor).toEqual({ resealed: 1, alreadyCurrent: 0 });
+    const row = await services.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(row.totpKeyId).toBe(result.keyId);
+    const sealed = row.totpCiphertext ?? "";
+    expect(() => boxOf(oldKey).open(sealed, totpSealingId(user.id))).toThrow(SecretDecryptError);
+    expect(boxOf(newKey).open(sealed, totpSealingId(user.id))).toBe(secret);
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+    expect(await checkSecondFactor(services.prisma, boxOf(newKey), row, { code })).toEqual({
+      ok: true,
+    });
+  });
+
+  it("refuses the whole rotation, naming the user, when a two-factor secret opens with no configured key", async () => {
+    const user = await createUser(
+      services.prisma,
+      { username: "stranded", password: "correct horse battery" },
+      null,
+    );
+    await beginTwoFactorEnrolment(
+      services.prisma,
+      boxOf(generateSecretKeyText()),
+      user.id,
+      "correct horse battery",
+    );
+    const before = await storedSecrets();
+    await expect(rotateSecrets(services.prisma, boxOf(newKey, oldKey), null)).rejects.toThrow(
+      /two-factor secret of user stranded/,
+    );
+    expect(await storedSecrets()).toEqual(before);
   });
 });

@@ -1,5 +1,6 @@
 // Key rotation for connection secrets (docs/behaviour.md §1, §11 `hyperlens secrets rotate`): every stored
 // secret is opened with whichever configured key sealed it and sealed again with the current key.
+// Users' two-factor secrets are sealed with the same box and rotate with them (§12.20).
 import { existsSync, readFileSync } from "node:fs";
 import {
   type Keyring,
@@ -13,6 +14,7 @@ import {
 import type { Viewer } from "../auth/viewer.ts";
 import type { Config } from "../config.ts";
 import { recordAudit } from "./audit.ts";
+import { totpSealingId } from "./two-factor.ts";
 
 /** What a rotation did. */
 export interface RotationResult {
@@ -22,9 +24,14 @@ export interface RotationResult {
   alreadyCurrent: number;
   /** The id of the key every secret is now sealed with (a hash prefix, safe to print). */
   keyId: string;
+  /** Users' two-factor secrets, counted the same way. */
+  twoFactor: { resealed: number; alreadyCurrent: number };
 }
 
-/** A secret no configured key opens; names the connections, never a secret. */
+/**
+ * A secret no configured key opens; names the connections (and users, for a two-factor secret),
+ * never a secret.
+ */
 export class SecretRotationError extends Error {
   override name = "SecretRotationError";
   constructor(readonly connections: { id: string; name: string; reason: string }[]) {
@@ -94,8 +101,41 @@ export async function rotateSecrets(
         if (secrets.isStale(row)) stale.push({ connectionId: row.connectionId, plaintext });
         else alreadyCurrent += 1;
       }
+      const users = await tx.user.findMany({
+        where: { totpCiphertext: { not: null } },
+        select: { id: true, username: true, totpCiphertext: true, totpKeyId: true },
+        orderBy: { id: "asc" },
+      });
+      const staleTotp: { userId: string; plaintext: string }[] = [];
+      let totpCurrent = 0;
+      for (const user of users) {
+        if (!user.totpCiphertext) continue;
+        let plaintext: string;
+        try {
+          plaintext = secrets.open(user.totpCiphertext, totpSealingId(user.id));
+        } catch (error) {
+          const reason =
+            error instanceof SecretDecryptError ? error.message : "it could not be decrypted.";
+          unreadable.push({
+            id: user.id,
+            name: `two-factor secret of user ${user.username}`,
+            reason,
+          });
+          continue;
+        }
+        // TRAP: docs/behaviour.md §12.20 — a TOTP secret left on the old key locks its user out once that key goes.
+        if (user.totpKeyId !== secrets.currentKeyId) staleTotp.push({ userId: user.id, plaintext });
+        else totpCurrent += 1;
+      }
       // TRAP: docs/behaviour.md §1 — re-sealing some and failing on others would leave secrets only an old key opens.
       if (unreadable.length) throw new SecretRotationError(unreadable);
+      for (const { userId, plaintext } of staleTotp) {
+        const sealed = secrets.seal(plaintext, totpSealingId(userId));
+        await tx.user.update({
+          where: { id: userId },
+          data: { totpCiphertext: sealed.ciphertext, totpKeyId: sealed.keyId },
+        });
+      }
       for (const { connectionId, plaintext } of stale) {
         await tx.connectionSecret.update({
           where: { connectionId },
@@ -105,9 +145,19 @@ export async function rotateSecrets(
       await recordAudit(tx, actor, {
         action: "secrets.rotate",
         targetType: "connection_secret",
-        details: { resealed: stale.length, alreadyCurrent, keyId: secrets.currentKeyId },
+        details: {
+          resealed: stale.length,
+          alreadyCurrent,
+          keyId: secrets.currentKeyId,
+          twoFactorResealed: staleTotp.length,
+        },
       });
-      return { resealed: stale.length, alreadyCurrent, keyId: secrets.currentKeyId };
+      return {
+        resealed: stale.length,
+        alreadyCurrent,
+        keyId: secrets.currentKeyId,
+        twoFactor: { resealed: staleTotp.length, alreadyCurrent: totpCurrent },
+      };
     },
     // A few thousand AES operations and updates can outlast Prisma's 5 s default.
     { timeout: 120_000, maxWait: 30_000 },

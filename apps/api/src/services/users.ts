@@ -72,6 +72,8 @@ export interface UserByName {
   username: string;
   passwordHash: string | null;
   isDisabled: boolean;
+  /** Two-factor is on: a right password only opens a sign-in challenge. */
+  hasTwoFactor: boolean;
 }
 
 /**
@@ -86,7 +88,8 @@ export async function findUserByName(
   // TRAP: docs/api.md sign-in — Prisma's `equals` with `mode: "insensitive"` is ILIKE, where "_"
   // and "%" are wildcards: "vict_m" signed in as victim. lower() = lower() compares characters.
   const rows = await prisma.$queryRaw<UserByName[]>`
-    SELECT "id", "username", "passwordHash", "disabledAt" IS NOT NULL AS "isDisabled"
+    SELECT "id", "username", "passwordHash", "disabledAt" IS NOT NULL AS "isDisabled",
+      "totpEnabledAt" IS NOT NULL AS "hasTwoFactor"
     FROM "users" WHERE lower("username") = lower(${username})`;
   return rows[0] ?? null;
 }

@@ -3,6 +3,7 @@ import { ApiTokensPage } from "./api-tokens-page.tsx";
 import { ChangePasswordPage } from "./change-password-page.tsx";
 import { GroupsPage } from "./groups-page.tsx";
 import { SessionsPage } from "./sessions-page.tsx";
+import { TwoFactorSection } from "./two-factor-section.tsx";
 import { UsersPage } from "./users-page.tsx";
 
 /** The pages of accounts: API tokens, users, connection groups, your sessions, your password. */
@@ -12,7 +13,12 @@ export type AccountPage = "tokens" | "users" | "groups" | "sessions" | "password
 export function AccountRoutes(props: { page: AccountPage; viewer: Viewer; onChanged: () => void }) {
   switch (props.page) {
     case "tokens":
-      return <ApiTokensPage viewer={props.viewer} />;
+      return (
+        <>
+          <ApiTokensPage viewer={props.viewer} />
+          <TwoFactorSection />
+        </>
+      );
     case "users":
       return <UsersPage />;
     case "groups":

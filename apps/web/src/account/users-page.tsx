@@ -7,6 +7,7 @@ import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
 import { CapabilityPicker } from "./capability-picker.tsx";
+import { ResetTwoFactorButton } from "./reset-two-factor-button.tsx";
 import { UserActions } from "./user-actions.tsx";
 import { UserGrantsEditor } from "./user-grants-editor.tsx";
 
@@ -14,7 +15,7 @@ const USERS = graphql(`
   query Users {
     users {
       id username isAdmin capabilities createdAt disabledAt mustChangePassword lastSignInAt
-      allConnections connectionGroups { id }
+      isTwoFactorEnabled allConnections connectionGroups { id }
     }
   }
 `);
@@ -125,6 +126,7 @@ export function UsersPage() {
             <th scope="col">{t("users.created")}</th>
             <th scope="col">{t("users.lastSignIn")}</th>
             <th scope="col">{t("groups.connectionsSeen")}</th>
+            <th scope="col">{t("twoFactor.title")}</th>
             <th scope="col">{t("common.actions")}</th>
           </tr>
         </thead>
@@ -143,6 +145,15 @@ export function UsersPage() {
               <td>{user.lastSignInAt ? formatDateTime(locale, user.lastSignInAt) : "—"}</td>
               <td>
                 {user.isAdmin ? t("groups.allConnections") : <UserGrantsEditor user={user} />}
+              </td>
+              <td>
+                {user.isTwoFactorEnabled && (
+                  <ResetTwoFactorButton
+                    userId={user.id}
+                    username={user.username}
+                    onDone={() => reload({ requestPolicy: "network-only" })}
+                  />
+                )}
               </td>
               <td>
                 <UserActions

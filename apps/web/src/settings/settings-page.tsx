@@ -7,6 +7,7 @@ import { navigate } from "../shell/router.ts";
 import { ConnectionCard } from "./connection-card.tsx";
 import type { Connection } from "./connection-fields.ts";
 import { ConnectionForm } from "./connection-form.tsx";
+import { RequireTwoFactor } from "./require-two-factor.tsx";
 
 const SLUG: Record<ConnectionKind, string> = {
   PROXMOX: "proxmox",
@@ -85,6 +86,7 @@ export function SettingsPage(props: {
           />
         ))}
       </section>
+      {props.viewer.capabilities.includes("MANAGE_USERS") && <RequireTwoFactor />}
     </div>
   );
 }

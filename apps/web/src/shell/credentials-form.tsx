@@ -4,6 +4,7 @@ import { graphql } from "../graphql/graphql.ts";
 import { ValidationErrorFields } from "../graphql/validation-error.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { formatRetryWhen } from "./retry-when.ts";
+import { SecondFactorForm } from "./second-factor-form.tsx";
 
 const SIGN_IN = graphql(`
   mutation SignIn($username: String!, $password: String!) {
@@ -11,6 +12,7 @@ const SIGN_IN = graphql(`
       __typename
       ... on Error { message }
       ... on RateLimitedError { retryAt }
+      ... on TwoFactorRequired { challenge }
     }
   }
 `);
@@ -33,6 +35,7 @@ export function CredentialsForm(props: { isSetup: boolean; onDone: () => void })
   const [, setup] = useMutation(SETUP);
   const [problem, setProblem] = useState<string>();
   const [isBusy, setBusy] = useState(false);
+  const [challenge, setChallenge] = useState<string>();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -48,7 +51,10 @@ export function CredentialsForm(props: { isSetup: boolean; onDone: () => void })
       : await signIn({ username: value("username"), password: value("password") });
     setBusy(false);
     const outcome = result.data?.result;
-    if (result.error) setProblem(result.error.message);
+    if (outcome?.__typename === "TwoFactorRequired") {
+      setProblem(undefined);
+      setChallenge(outcome.challenge);
+    } else if (result.error) setProblem(result.error.message);
     else if (outcome?.__typename === "RateLimitedError" && outcome.retryAt)
       setProblem(
         t("auth.rateLimited", { when: formatRetryWhen(currentLanguage(), outcome.retryAt) }),
@@ -60,6 +66,18 @@ export function CredentialsForm(props: { isSetup: boolean; onDone: () => void })
     } else props.onDone();
   };
 
+  if (challenge) {
+    return (
+      <SecondFactorForm
+        challenge={challenge}
+        onDone={props.onDone}
+        onRestart={(message) => {
+          setChallenge(undefined);
+          setProblem(message);
+        }}
+      />
+    );
+  }
   return (
     <form
       className="card auth"

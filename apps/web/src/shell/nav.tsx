@@ -3,7 +3,7 @@ import { type MessageKey, t } from "../i18n/i18n.ts";
 import { navigate, type Page } from "./router.ts";
 
 /** The pages this viewer may open; the API enforces the same rules. */
-export function visiblePages(viewer: Viewer): Page[] {
+export function visiblePages(viewer: Omit<Viewer, "mustEnrolTwoFactor">): Page[] {
   const can = (c: Viewer["capabilities"][number]) => viewer.capabilities.includes(c);
   const pages: Page[] = [];
   if (can("VIEW_INVENTORY")) pages.push("servers");
