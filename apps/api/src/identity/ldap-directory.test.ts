@@ -1,7 +1,7 @@
 // The directory client against Debian's real OpenLDAP server (docs/behaviour.md §12): who it lets
 // in, who it keeps out, and how it says why, over LDAPS and StartTLS with the directory's CA.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestDirectory, type TestDirectory } from "../testing/slapd.ts";
+import { SLAPD_MISSING_MESSAGE, startTestDirectory, type TestDirectory } from "../testing/slapd.ts";
 import {
   authenticateWithDirectory,
   checkDirectory,
@@ -233,6 +233,15 @@ describe("the connection to the directory", () => {
       "alice-password",
     );
     expect(person.username).toBe("alice");
+  });
+});
+
+describe("the test directory", () => {
+  it("fails the suite, saying how to install slapd, where slapd is missing (never skips)", async () => {
+    await expect(
+      startTestDirectory({ people: [], groups: [], slapd: "/nonexistent/slapd" }),
+    ).rejects.toThrow(SLAPD_MISSING_MESSAGE);
+    expect(SLAPD_MISSING_MESSAGE).toContain("apt-get install -y slapd ldap-utils");
   });
 });
 

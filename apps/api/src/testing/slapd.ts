@@ -204,7 +204,7 @@ export async function startTestDirectory(seed: {
   for (let attempt = 0; attempt < 5 && !child; attempt++) {
     ports = [await freePort(), await freePort()];
     const started = spawn(
-      SLAPD,
+      slapd,
       [
         "-f",
         join(dir, "slapd.conf"),
