@@ -178,9 +178,12 @@ async function isReachable(port: number): Promise<boolean> {
 export async function startTestDirectory(seed: {
   people: readonly DirectoryPerson[];
   groups: readonly DirectoryGroup[];
+  /** Where slapd is; Debian's place unless a test says otherwise. */
+  slapd?: string;
 }): Promise<TestDirectory> {
+  const slapd = seed.slapd ?? SLAPD;
   try {
-    await access(SLAPD);
+    await access(slapd);
   } catch {
     throw new Error(SLAPD_MISSING_MESSAGE);
   }
