@@ -20,7 +20,8 @@ import { ViewerRef } from "./viewer.ts";
 
 const MAX_CREDENTIAL_LENGTH = 1024;
 
-async function startSession(ctx: Context, secret: string): Promise<Viewer> {
+/** Sets the cookie of a session just created by a sign-in and returns its viewer. */
+export async function startSession(ctx: Context, secret: string): Promise<Viewer> {
   // A fresh session id at every sign-in: an id planted before sign-in is worthless.
   if (ctx.viewer?.sessionId) await deleteSession(ctx.prisma, ctx.viewer.sessionId);
   ctx.responseCookies.push(sessionCookie(secret, ctx.sessionPolicy.maxMs));
