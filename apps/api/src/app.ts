@@ -90,6 +90,7 @@ export async function createServices(
     targetPolicy: { allowLoopbackTargets: config.allowLoopbackTargets },
     metrics: options.metrics ?? createMetrics(),
     tracing: await startTracing(config.tracing, logger),
+    environmentProviders: config.identityProviders,
   };
 }
 

@@ -3,6 +3,7 @@ import type { TargetAddressPolicy } from "@hyperlens/hyper-http";
 import type { SessionPolicy } from "./auth/sessions.ts";
 import type { SetupTokens } from "./auth/setup-token.ts";
 import type { Viewer } from "./auth/viewer.ts";
+import type { IdentityProviderConfig } from "./identity/provider-config.ts";
 import type { Logger } from "./logger.ts";
 import type { AppMetrics } from "./metrics/metrics.ts";
 import type { SyncCoordinator } from "./syncs/coordinator.ts";
@@ -27,6 +28,8 @@ export interface AppServices {
   metrics: AppMetrics;
   /** OpenTelemetry tracing; undefined when off (no OTEL_* exporter or endpoint configured). */
   tracing?: Tracing | undefined;
+  /** Identity providers from the environment (HYPERLENS_IDENTITY_PROVIDERS); the table holds the rest. */
+  environmentProviders: readonly IdentityProviderConfig[];
 }
 
 /** Per-request GraphQL context. */

@@ -61,9 +61,12 @@ builder.mutationField("signIn", (t) =>
         ctx.metrics.authFailures.inc({
           reason: result.reason === "RATE_LIMITED" ? "sign_in_rate_limited" : "sign_in",
         });
-        throw result.reason === "RATE_LIMITED"
-          ? new RateLimitedError(result.retryAt)
-          : new InvalidCredentialsError();
+        if (result.reason === "RATE_LIMITED") throw new RateLimitedError(result.retryAt);
+        if (result.reason === "PASSWORD_SIGN_IN_OFF")
+          throw new ForbiddenError(
+            "Password sign-in is turned off: sign in with your organisation's provider.",
+          );
+        throw new InvalidCredentialsError();
       }
       return startSession(ctx, result.secret);
     },

@@ -11,6 +11,7 @@ import "./virtual-machine.ts";
 import "./cross-source-link.ts";
 import "./hypervisor-node.ts";
 import "./audit-log.ts";
+import "./identity-provider.ts";
 
 builder.queryType({});
 builder.mutationType({});

@@ -10,11 +10,13 @@ import {
   signInKeys,
   type ThrottlePolicy,
 } from "../auth/throttle.ts";
+import { mayUsePassword } from "../identity/local-sign-in.ts";
 import { findUserByName } from "./users.ts";
 
 export type SignInResult =
   | { ok: true; secret: string; userId: string }
   | { ok: false; reason: "INVALID_CREDENTIALS" }
+  | { ok: false; reason: "PASSWORD_SIGN_IN_OFF" }
   | { ok: false; reason: "RATE_LIMITED"; retryAt: Date };
 
 /** Checks credentials and, when they hold, creates a fresh session (a new id every sign-in). */
@@ -42,6 +44,8 @@ export async function signIn(
   // A failure was counted when the attempt was reserved.
   if (!user || !isValid) return { ok: false, reason: "INVALID_CREDENTIALS" };
   await settleSuccessfulSignIn(prisma, keys, throttle);
+  if (!(await mayUsePassword(prisma, user.id)))
+    return { ok: false, reason: "PASSWORD_SIGN_IN_OFF" };
   const { secret } = await createSession(prisma, user.id, policy, {
     address: input.address,
     userAgent: input.userAgent,
