@@ -4,6 +4,7 @@
 // has its own `settings` shape, validated here so a wrong value is named at boot or at save.
 import { CAPABILITIES, type Capability } from "@hyperlens/shared";
 import { z } from "zod";
+import { type LdapSettings, ldapSettingsSchema } from "./ldap-settings.ts";
 
 /** The kinds of identity provider, as the database enum spells them. */
 export const IDENTITY_PROVIDER_KINDS = ["OIDC", "LDAP"] as const;
@@ -72,12 +73,8 @@ export const oidcSettingsSchema = z.object({
 });
 export type OidcSettings = z.infer<typeof oidcSettingsSchema>;
 
-/**
- * LDAP settings: the directory client (another part of issue 23) narrows this; until then any
- * object is kept as given.
- */
-export const ldapSettingsSchema = z.record(z.string(), z.unknown());
-export type LdapSettings = z.infer<typeof ldapSettingsSchema>;
+/** LDAP settings: the directory client's own schema (identity/ldap-settings.ts). */
+export { type LdapSettings, ldapSettingsSchema } from "./ldap-settings.ts";
 
 /** Each kind's settings schema. */
 export const PROVIDER_SETTINGS_SCHEMAS = {

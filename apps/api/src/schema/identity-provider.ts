@@ -20,6 +20,7 @@ import {
   updateIdentityProvider,
 } from "../identity/providers.ts";
 import { builder } from "./builder.ts";
+import { LdapSettingsInput, LdapSettingsRef } from "./ldap-settings.ts";
 import { CapabilityEnum } from "./viewer.ts";
 
 const sourcesOf = (ctx: Context): ProviderSources => ({
@@ -89,6 +90,11 @@ export const IdentityProviderRef = builder
         resolve: (p) => p.hasSecret,
       }),
       groupMappings: t.field({ type: [GroupMappingRef], resolve: (p) => p.groupMappings }),
+      ldap: t.field({
+        type: LdapSettingsRef,
+        nullable: true,
+        resolve: (p) => (p.kind === "LDAP" ? p.settings : null),
+      }),
       oidc: t.field({
         type: OidcSettingsRef,
         nullable: true,
@@ -129,6 +135,7 @@ const IdentityProviderInputRef = builder.inputType("IdentityProviderInput", {
     createJustInTime: t.boolean({ required: true }),
     groupMappings: t.field({ type: [GroupMappingInput], required: true }),
     oidc: t.field({ type: OidcSettingsInput, required: false }),
+    ldap: t.field({ type: LdapSettingsInput, required: false }),
     secret: t.string({
       required: false,
       description: "Write-only. Blank keeps the stored secret on edit.",
@@ -145,6 +152,8 @@ const withoutNulls = (value: Record<string, unknown> | null | undefined) =>
 function providerInput(input: ProviderInputArgs): IdentityProviderInput {
   if (input.kind === "OIDC" && !input.oidc)
     throw new ValidationError("Give the OpenID Connect settings.", "oidc");
+  if (input.kind === "LDAP" && !input.ldap)
+    throw new ValidationError("Give the directory's settings.", "ldap");
   return {
     slug: input.slug.trim(),
     kind: input.kind,
@@ -161,7 +170,7 @@ function providerInput(input: ProviderInputArgs): IdentityProviderInput {
       allConnections: m.allConnections ?? false,
       connectionGroups: m.connectionGroups ?? [],
     })),
-    settings: input.kind === "OIDC" ? withoutNulls(input.oidc) : {},
+    settings: withoutNulls(input.kind === "OIDC" ? input.oidc : input.ldap),
     secret: input.secret,
     clearSecret: input.clearSecret,
   };

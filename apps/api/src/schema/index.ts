@@ -12,6 +12,7 @@ import "./cross-source-link.ts";
 import "./hypervisor-node.ts";
 import "./audit-log.ts";
 import "./identity-provider.ts";
+import "./directory-sign-in.ts";
 
 builder.queryType({});
 builder.mutationType({});
