@@ -96,7 +96,7 @@ const BINARY_SUBJECTS = new Set(["objectguid", "objectsid", "msds-objectguid"]);
 function tlsOptions(settings: LdapSettings): ConnectionOptions {
   const host = new URL(settings.url).hostname.replace(/^\[|\]$/g, "");
   return {
-    // TRAP: docs/behaviour.md §12 — without verification anyone on the path could read every
+    // TRAP: docs/behaviour.md §12.43 — without verification anyone on the path could read every
     // password typed into the sign-in form; there is no switch to turn it off.
     rejectUnauthorized: true,
     ...(settings.caPem ? { ca: [settings.caPem] } : {}),
@@ -208,7 +208,7 @@ async function connect(settings: LdapSettings, bindPassword: string | undefined)
         throw classify(error, settings, "starting TLS");
       }
     }
-    // TRAP: docs/behaviour.md §12 — a bind with a name and no password is an anonymous bind that
+    // TRAP: docs/behaviour.md §12.41 — a bind with a name and no password is an anonymous bind that
     // many servers accept: it would "succeed" while proving nothing.
     if (!bindPassword) {
       throw new DirectoryError(
@@ -240,7 +240,7 @@ async function findPerson(
   settings: LdapSettings,
   username: string,
 ): Promise<Entry> {
-  // TRAP: docs/behaviour.md §12 — an unescaped name like `bob)(|(uid=*` rewrites the filter and
+  // TRAP: docs/behaviour.md §12.40 — an unescaped name like `bob)(|(uid=*` rewrites the filter and
   // slips past the conditions it holds (a group, an account type).
   const filter = settings.userFilter.replace(USERNAME_PLACEHOLDER, escapeFilterValue(username));
   const binary = BINARY_SUBJECTS.has(settings.subjectAttribute.toLowerCase());
@@ -316,7 +316,7 @@ export async function authenticateWithDirectory(
   username: string,
   password: string,
 ): Promise<DirectoryPerson> {
-  // TRAP: docs/behaviour.md §12 — an empty password makes the user's bind an anonymous one, which
+  // TRAP: docs/behaviour.md §12.41 — an empty password makes the user's bind an anonymous one, which
   // the server may accept: refused here, before anything is sent.
   if (password === "") throw new DirectoryError("EMPTY_PASSWORD", "The password is empty.");
   if (username === "") throw new DirectoryError("NO_SUCH_USER", "The user name is empty.");

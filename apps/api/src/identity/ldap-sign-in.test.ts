@@ -134,7 +134,12 @@ beforeAll(async () => {
     providerInput("corp-bad-service", {}, "not-the-password"),
     null,
   );
-  await createIdentityProvider(sources, { ...providerInput("corp-off"), isEnabled: false }, null);
+  // Turned off, and pointing where nothing answers: asking it would fail differently.
+  await createIdentityProvider(
+    sources,
+    { ...providerInput("corp-off", { url: "ldaps://127.0.0.1:1" }), isEnabled: false },
+    null,
+  );
 });
 
 afterAll(async () => {
@@ -264,6 +269,21 @@ describe("a refused directory sign-in", () => {
     );
     const { res } = await signInWith("corp-later", "alice", "alice-password");
     expect(res.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+
+  it("answers a disabled account's right password as a wrong one", async () => {
+    await signInWith("corp", "erin", "erin-password");
+    await app.services.prisma.user.update({
+      where: { username: "erin" },
+      data: { disabledAt: new Date() },
+    });
+    const { answer, cookie } = await signInWith("corp", "erin", "erin-password");
+    expect(answer?.__typename).toBe("InvalidCredentialsError");
+    expect(cookie).toBeNull();
+    await app.services.prisma.user.update({
+      where: { username: "erin" },
+      data: { disabledAt: null },
+    });
   });
 
   it("names an unknown provider", async () => {

@@ -50,7 +50,7 @@ export async function signInWithDirectory(
       message: `No directory is configured as ${JSON.stringify(input.provider)}.`,
     };
   }
-  // TRAP: docs/behaviour.md §12 — a provider turned off must not receive passwords any more.
+  // TRAP: docs/behaviour.md §12.45 — a provider turned off must not receive passwords any more.
   if (!provider.isEnabled) {
     return {
       ok: false,
@@ -59,7 +59,7 @@ export async function signInWithDirectory(
     };
   }
   const username = input.username.trim();
-  // TRAP: docs/behaviour.md §12 — the same keys as the local form's, counted before the bind:
+  // TRAP: docs/behaviour.md §12.42 — the same keys as the local form's, counted before the bind:
   // switching the form between "Local account" and a directory buys no extra guesses.
   const keys = await throttleKeys(prisma, username, input.address);
   const retryAt = await reserveSignInAttempt(prisma, keys, throttle);
