@@ -1,5 +1,6 @@
 // The directory client against Debian's real OpenLDAP server (docs/behaviour.md §12): who it lets
 // in, who it keeps out, and how it says why, over LDAPS and StartTLS with the directory's CA.
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SLAPD_MISSING_MESSAGE, startTestDirectory, type TestDirectory } from "../testing/slapd.ts";
 import {
@@ -208,6 +209,25 @@ describe("the connection to the directory", () => {
     expect(error.failure).toBe("SERVICE_BIND");
     expect(error.message).toContain(directory.serviceDn);
     expect(error.message).not.toContain("not-the-service-password");
+  });
+
+  it("gives up on a directory that accepts the connection and never answers", async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      for (const url of [`ldap://127.0.0.1:${port}`, `ldaps://127.0.0.1:${port}`]) {
+        const error = await failure(
+          checkDirectory(settings({ url, timeoutMs: 500 }), directory.servicePassword),
+        );
+        expect(error.failure, url).toBe("TIMEOUT");
+        expect(error.message).toContain("did not answer within 500 ms");
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it("names a directory that is down", async () => {

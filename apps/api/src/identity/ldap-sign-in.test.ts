@@ -345,3 +345,83 @@ describe("the administrator's test of a directory provider", () => {
     expect(res.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
   });
 });
+
+describe("a directory provider saved through the API", () => {
+  const CREATE = `mutation($input: IdentityProviderInput!) {
+    createIdentityProvider(input: $input) {
+      __typename
+      ... on MutationCreateIdentityProviderSuccess { data { slug hasSecret ldap { url startTls userFilter subjectAttribute } } }
+      ... on ValidationError { problems { field message } }
+    }
+  }`;
+  type Created = {
+    createIdentityProvider?: {
+      __typename: string;
+      data?: { slug: string; hasSecret: boolean; ldap: Record<string, unknown> };
+      problems?: { field: string; message: string }[];
+    };
+  };
+  const input = (slug: string, ldap: Record<string, unknown>) => ({
+    slug,
+    kind: "LDAP",
+    displayName: "Directory",
+    isEnabled: true,
+    createJustInTime: true,
+    groupMappings: [],
+    ldap,
+    secret: directory.servicePassword,
+  });
+
+  it("keeps its settings with their defaults, and its password write-only; signs people in at once", async () => {
+    const admin = await app.signedInAs("provider-admin", { isAdmin: true });
+    const ldap = {
+      url: directory.ldapsUrl,
+      caPem: directory.caPem,
+      bindDn: directory.serviceDn,
+      userBaseDn: directory.peopleDn,
+    };
+    const res = await app.graphql<Created>(
+      CREATE,
+      { input: input("corp-api", ldap) },
+      { cookie: admin },
+    );
+    expect(res.body.data?.createIdentityProvider?.data).toEqual({
+      slug: "corp-api",
+      hasSecret: true,
+      ldap: {
+        url: directory.ldapsUrl,
+        startTls: true,
+        userFilter: "(&(objectClass=person)(uid={username}))",
+        subjectAttribute: "entryUUID",
+      },
+    });
+    expect(JSON.stringify(res.body)).not.toContain(directory.servicePassword);
+    expect((await signInWith("corp-api", "bob", "bob-password")).answer?.__typename).toMatch(
+      /Success$/,
+    );
+  });
+
+  it("names each wrong setting: clear text not accepted, a filter without {username}", async () => {
+    const admin = await app.signedInAs("provider-admin-2", { isAdmin: true });
+    const ldap = {
+      url: directory.ldapUrl,
+      startTls: false,
+      bindDn: directory.serviceDn,
+      userBaseDn: directory.peopleDn,
+      userFilter: "(uid=alice)",
+    };
+    const res = await app.graphql<Created>(
+      CREATE,
+      { input: input("corp-bad", ldap) },
+      { cookie: admin },
+    );
+    const problems = res.body.data?.createIdentityProvider?.problems ?? [];
+    expect(problems.map((p) => p.field).sort()).toEqual([
+      "settings.allowUnencrypted",
+      "settings.userFilter",
+    ]);
+    expect(await app.services.prisma.identityProvider.count({ where: { slug: "corp-bad" } })).toBe(
+      0,
+    );
+  });
+});
