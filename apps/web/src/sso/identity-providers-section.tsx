@@ -368,6 +368,8 @@ export function IdentityProvidersSection() {
   const [editing, setEditing] = useState<Provider | "new">();
   const [, remove] = useMutation(DELETE);
   const [, setPasswordSignIn] = useMutation(SET_PASSWORD_SIGN_IN);
+  // Shown at once, not after the round trip: a controlled box would otherwise spring back.
+  const [isPasswordOn, setPasswordOn] = useState<boolean>();
   const refresh = () => reload({ requestPolicy: "network-only" });
   const done = () => {
     setEditing(undefined);
@@ -380,9 +382,12 @@ export function IdentityProvidersSection() {
       <label className="check">
         <input
           type="checkbox"
-          checked={data?.isLocalPasswordSignInEnabled ?? true}
+          checked={isPasswordOn ?? data?.isLocalPasswordSignInEnabled ?? true}
           onChange={async (e) => {
-            await setPasswordSignIn({ isEnabled: e.target.checked });
+            const isEnabled = e.target.checked;
+            setPasswordOn(isEnabled);
+            const result = await setPasswordSignIn({ isEnabled });
+            if (result.error) setPasswordOn(undefined);
             refresh();
           }}
         />{" "}

@@ -51,7 +51,7 @@ export function ProviderSignIn(props: { children: ReactNode }) {
       )}
       {providers.length > 0 && (
         <nav className="card auth sso-providers" aria-label={t("sso.providersLabel")}>
-          <h1>{t("auth.signInTitle")}</h1>
+          {!isPasswordOn && <h1>{t("auth.signInTitle")}</h1>}
           <ul className="plain">
             {providers.map((p) => (
               <li key={p.slug}>
