@@ -59,16 +59,17 @@ export interface PendingCallback {
 }
 
 /**
- * Goes from Hyperlens's start address through the provider's login and consent pages, and stops
+ * Goes from Hyperlens's start address (or the provider's address it answered with, given Hyperlens's
+ * origin) through the provider's login and consent pages, and stops
  * at the redirect back to Hyperlens's callback (which the caller requests, or alters first).
  */
 export async function signInAtProvider(
   jar: CookieJar,
   startUrl: string,
   login: string,
+  hyperlensOrigin = new URL(startUrl).origin,
 ): Promise<PendingCallback> {
   let url = startUrl;
-  const hyperlensOrigin = new URL(startUrl).origin;
   for (let step = 0; step < 20; step += 1) {
     const response = await browserFetch(jar, url);
     if (response.status >= 300 && response.status < 400) {
