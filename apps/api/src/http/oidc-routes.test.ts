@@ -14,7 +14,7 @@ import {
   startOidcTestProvider,
 } from "../testing/oidc-provider.ts";
 import { startTestApp, TEST_PASSWORD, type TestApp } from "../testing/test-app.ts";
-import { safeReturnTo } from "./oidc-routes.ts";
+import { SSO_START_LIMIT, safeReturnTo } from "./oidc-routes.ts";
 
 let app: TestApp;
 let provider: OidcTestProvider;
@@ -242,6 +242,22 @@ describe("the sign-in state", () => {
       const res = await browserFetch(jar, `${publicUrl}/auth/oidc/corp/callback${query}`);
       expect(res.headers.get("location")).toBe("/?signInError=STATE_INVALID");
     }
+  });
+});
+
+describe("starting sign-ins", () => {
+  it("is limited per client address, and a refused start stores nothing", async () => {
+    // The limit's own counter, so the other tests' starts do not count here.
+    await app.services.prisma.loginThrottle.deleteMany({});
+    for (let i = 0; i < SSO_START_LIMIT.freeFailures; i += 1) {
+      const res = await fetch(`${publicUrl}/auth/oidc/corp/start`, { redirect: "manual" });
+      expect(res.headers.get("location")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/auth\?/);
+    }
+    const pending = await app.services.prisma.ssoSignInRequest.count();
+    const refused = await fetch(`${publicUrl}/auth/oidc/corp/start`, { redirect: "manual" });
+    expect(refused.headers.get("location")).toBe("/?signInError=RATE_LIMITED");
+    expect(await app.services.prisma.ssoSignInRequest.count()).toBe(pending);
+    await app.services.prisma.loginThrottle.deleteMany({});
   });
 });
 

@@ -3,6 +3,7 @@
 // Failures come back to the sign-in page as `/?signInError=<CODE>`; details go to the log only.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { deleteSession, sessionCookie, sessionSecretFromCookieHeader } from "../auth/sessions.ts";
+import { type DelayRule, takeAttempt } from "../auth/throttle.ts";
 import { hashSecret } from "../auth/tokens.ts";
 import type { Config } from "../config.ts";
 import type { AppServices } from "../context.ts";
@@ -16,6 +17,17 @@ import {
 import { findIdentityProvider } from "../identity/providers.ts";
 
 const ROUTE = /^\/auth\/oidc\/([a-z0-9-]{1,32})\/(start|callback)$/;
+
+/**
+ * Starts per client address: each stores a row until it expires, so an anonymous client may not
+ * start without bound. A person needs a handful; an office behind one address, a few dozen.
+ */
+export const SSO_START_LIMIT: DelayRule = {
+  windowMs: 10 * 60_000,
+  freeFailures: 100,
+  firstDelayMs: 1000,
+  maxDelayMs: 10 * 60_000,
+};
 
 /** Binds a started sign-in to the browser that started it (login CSRF: docs/behaviour.md §12). */
 export const SSO_STATE_COOKIE = "__Host-hyperlens_sso";
@@ -136,6 +148,17 @@ export function createOidcRoutes(
         return true;
       }
       if (step === "start") {
+        // TRAP: docs/behaviour.md §12 — an unlimited anonymous start would fill the table with requests.
+        const address = clientAddressOf(req) ?? "unknown";
+        if (await takeAttempt(services.prisma, `sso-start:${address}`, SSO_START_LIMIT)) {
+          fail(
+            res,
+            "RATE_LIMITED",
+            new Error("Too many sign-ins started from this address."),
+            slug,
+          );
+          return true;
+        }
         const { authorizationUrl, state } = await oidc.start(
           provider,
           safeReturnTo(search.get("returnTo"), publicUrl),

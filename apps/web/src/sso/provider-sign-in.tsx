@@ -18,6 +18,7 @@ const ERRORS: Record<string, MessageKey> = {
   CLAIMS_MISSING: "sso.error.CLAIMS_MISSING",
   NO_ACCOUNT: "sso.error.NO_ACCOUNT",
   ACCOUNT_DISABLED: "sso.error.ACCOUNT_DISABLED",
+  RATE_LIMITED: "sso.error.RATE_LIMITED",
 };
 
 function signInError(): string | undefined {
