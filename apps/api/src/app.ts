@@ -91,6 +91,7 @@ export async function createServices(
     metrics: options.metrics ?? createMetrics(),
     tracing: await startTracing(config.tracing, logger),
     environmentProviders: config.identityProviders,
+    publicUrl: config.publicUrl,
   };
 }
 

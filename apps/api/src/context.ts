@@ -30,6 +30,8 @@ export interface AppServices {
   tracing?: Tracing | undefined;
   /** Identity providers from the environment (HYPERLENS_IDENTITY_PROVIDERS); the table holds the rest. */
   environmentProviders: readonly IdentityProviderConfig[];
+  /** HYPERLENS_PUBLIC_URL: where providers send the browser back to after signing in. */
+  publicUrl?: string | undefined;
 }
 
 /** Per-request GraphQL context. */

@@ -5,6 +5,7 @@ import { CAPABILITIES, type Capability } from "@hyperlens/shared";
 import type { Context } from "../context.ts";
 import { ValidationError } from "../errors.ts";
 import { isLocalPasswordSignInEnabled, setLocalPasswordSignIn } from "../identity/local-sign-in.ts";
+import { redirectUri } from "../identity/oidc.ts";
 import {
   type GroupMapping,
   IDENTITY_PROVIDER_KINDS,
@@ -94,6 +95,13 @@ export const IdentityProviderRef = builder
         type: LdapSettingsRef,
         nullable: true,
         resolve: (p) => (p.kind === "LDAP" ? p.settings : null),
+      }),
+      redirectUri: t.string({
+        nullable: true,
+        description:
+          "OpenID Connect: the redirect URI to register at the provider; null without HYPERLENS_PUBLIC_URL.",
+        resolve: (p, _args, ctx) =>
+          p.kind === "OIDC" && ctx.publicUrl ? redirectUri(ctx.publicUrl, p.slug) : null,
       }),
       oidc: t.field({
         type: OidcSettingsRef,
