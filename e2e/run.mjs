@@ -28,6 +28,7 @@ const result = spawnSync(
     "--test-concurrency=1",
     path.join(root, "e2e/web.e2e.ts"),
     path.join(root, "e2e/sso.e2e.ts"),
+    path.join(root, "e2e/ldap.e2e.ts"),
   ],
   { cwd: root, stdio: "inherit" },
 );
