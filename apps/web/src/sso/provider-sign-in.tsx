@@ -43,6 +43,8 @@ export function ProviderSignIn(props: { children: ReactNode }) {
   const error = signInError();
   const providers = (data?.signInProviders ?? []).filter((p) => p.kind === "OIDC");
   const isPasswordOn = data?.isLocalPasswordSignInEnabled ?? true;
+  // A directory's people sign in with the same form (its "Sign in with" choice): never folded away.
+  const hasDirectory = (data?.signInProviders ?? []).some((p) => p.kind === "LDAP");
   return (
     <div className="provider-sign-in">
       {error && (
@@ -69,7 +71,7 @@ export function ProviderSignIn(props: { children: ReactNode }) {
           </ul>
         </nav>
       )}
-      {isPasswordOn || providers.length === 0 ? (
+      {isPasswordOn || hasDirectory || providers.length === 0 ? (
         props.children
       ) : (
         <details className="admin-sign-in">
