@@ -286,9 +286,21 @@ describe("a refused directory sign-in", () => {
     });
   });
 
-  it("names an unknown provider", async () => {
-    const { answer } = await signInWith("nowhere", "alice", "alice-password");
-    expect(answer).toMatchObject({ __typename: "ValidationError", field: "provider" });
+  it("names an unknown provider, and one that is not a directory", async () => {
+    await createIdentityProvider(
+      sources,
+      {
+        ...providerInput("sso"),
+        kind: "OIDC",
+        settings: { issuer: "https://sso.example.com", clientId: "hyperlens" },
+        secret: "oidc-client-secret",
+      },
+      null,
+    );
+    for (const slug of ["nowhere", "sso"]) {
+      const { answer } = await signInWith(slug, "alice", "alice-password");
+      expect(answer, slug).toMatchObject({ __typename: "ValidationError", field: "provider" });
+    }
   });
 });
 
