@@ -4,7 +4,7 @@
 // Takes about 15 minutes at full scale; figures taken while other work shares the CPU are noisy.
 //
 // Environment (defaults are issue 8's scale):
-//   BENCH_ONLY=proxmox,vcd          scenarios to run: startup, proxmox, vcd, vcenter, list (all)
+//   BENCH_ONLY=proxmox,vcd          scenarios to run: startup, proxmox, vcd, vcenter, list, sso (all)
 //   BENCH_RUNTIME=bundle|tsx        the server from apps/api/dist as production runs it, built
 //                                   first with `npm run build` (bundle), or the sources (tsx)
 //   BENCH_LATENCY_MS=20             stand-in latency per request
@@ -14,6 +14,7 @@
 //   BENCH_LIST_VMS=50000    BENCH_LIST_RUNS=200  (on PostgreSQL the list also reads its pages
 //                                   with Prisma relationJoins beside rows-by-id, see list-read-strategies.ts)
 //   BENCH_STARTUP_RUNS=3
+//   BENCH_SSO_RUNS=40               OpenID Connect sign-ins against the in-process provider (sso)
 //   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir
 //   DATABASE_URL=postgresql://…    a PostgreSQL server: each scenario in its own throw-away
 //                                   database there (default: the embedded database)
@@ -25,6 +26,7 @@ import { type Figure, formatTable, writeResults } from "./figures.ts";
 import { benchInventoryList } from "./inventory-list.ts";
 import { benchProxmoxSync } from "./proxmox-sync.ts";
 import { type ScenarioName, settings } from "./settings.ts";
+import { benchSsoSignIn } from "./sso-sign-in.ts";
 import { benchStartup } from "./startup.ts";
 import { benchVcdSync } from "./vcd-sync.ts";
 import { benchVcenterSync } from "./vcenter-sync.ts";
@@ -35,6 +37,7 @@ const SCENARIO_RUNS: Record<ScenarioName, () => Promise<Figure[]>> = {
   vcd: benchVcdSync,
   vcenter: benchVcenterSync,
   list: benchInventoryList,
+  sso: benchSsoSignIn,
 };
 
 const root = path.resolve(import.meta.dirname, "..");

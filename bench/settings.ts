@@ -9,7 +9,7 @@ const number = (name: string, fallback: number): number => {
 };
 
 /** Scenario names, in the order `npm run bench` runs them. */
-export const SCENARIOS = ["startup", "proxmox", "vcd", "vcenter", "list"] as const;
+export const SCENARIOS = ["startup", "proxmox", "vcd", "vcenter", "list", "sso"] as const;
 /** One scenario name. */
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -45,6 +45,7 @@ export const settings = {
   listVms: number("BENCH_LIST_VMS", 50_000),
   listRuns: number("BENCH_LIST_RUNS", 200),
   startupRuns: number("BENCH_STARTUP_RUNS", 3),
+  ssoRuns: number("BENCH_SSO_RUNS", 40),
   /** A PostgreSQL server: every scenario then works in its own throw-away database on it. */
   databaseUrl: process.env.DATABASE_URL || undefined,
 };

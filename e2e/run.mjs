@@ -21,7 +21,15 @@ const build = spawnSync("npm", ["run", "build", "-w", "@hyperlens/web"], {
 if (build.status !== 0) process.exit(build.status ?? 1);
 const result = spawnSync(
   process.execPath,
-  ["--import", "tsx", "--test", "--test-concurrency=1", path.join(root, "e2e/web.e2e.ts")],
+  [
+    "--import",
+    "tsx",
+    "--test",
+    "--test-concurrency=1",
+    path.join(root, "e2e/web.e2e.ts"),
+    path.join(root, "e2e/sso.e2e.ts"),
+    path.join(root, "e2e/ldap.e2e.ts"),
+  ],
   { cwd: root, stdio: "inherit" },
 );
 process.exit(result.status ?? 1);

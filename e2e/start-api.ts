@@ -15,8 +15,13 @@ export interface RunningApi {
 
 const root = path.resolve(import.meta.dirname, "..");
 
-/** Starts the API and waits until it prints its address and setup token. */
-export async function startApi(): Promise<RunningApi> {
+/**
+ * Starts the API and waits until it prints its address and setup token. `port` and `env` set a
+ * fixed port and more variables (single sign-on needs its public address before it starts).
+ */
+export async function startApi(
+  options: { port?: number; env?: Record<string, string> } = {},
+): Promise<RunningApi> {
   // The e2e run always uses the embedded database, whatever the surrounding test run uses.
   const { DATABASE_URL: _, ...inherited } = process.env;
   const dataDir = mkdtempSync(path.join(tmpdir(), "hyperlens-e2e-"));
@@ -27,13 +32,14 @@ export async function startApi(): Promise<RunningApi> {
       cwd: root,
       env: {
         ...inherited,
-        PORT: "0",
+        PORT: String(options.port ?? 0),
         HOST: "127.0.0.1",
         HYPERLENS_DEMO: "1",
         HYPERLENS_SCHEDULER: "0",
         HYPERLENS_DATA_DIR: dataDir,
         HYPERLENS_SECRET_KEY: randomBytes(32).toString("base64"),
         HYPERLENS_LOG_LEVEL: "warn",
+        ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -92,6 +92,8 @@ export async function createServices(
     targetPolicy: { allowLoopbackTargets: config.allowLoopbackTargets },
     metrics: options.metrics ?? createMetrics(),
     tracing: await startTracing(config.tracing, logger),
+    environmentProviders: config.identityProviders,
+    publicUrl: config.publicUrl,
   };
 }
 

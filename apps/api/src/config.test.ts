@@ -36,6 +36,62 @@ describe("configuration", () => {
     }
   });
 
+  it("reads identity providers from HYPERLENS_IDENTITY_PROVIDERS, naming each wrong field without echoing secrets", () => {
+    const good = loadConfig({
+      HYPERLENS_IDENTITY_PROVIDERS: JSON.stringify([
+        {
+          slug: "corp",
+          kind: "OIDC",
+          displayName: "Corp",
+          settings: { issuer: "https://sso.example", clientId: "hyperlens" },
+          secret: "s3cret-value",
+        },
+      ]),
+    });
+    expect(good.identityProviders).toMatchObject([
+      { slug: "corp", source: "ENVIRONMENT", isEnabled: true, createJustInTime: false },
+    ]);
+    expect(good.identityProviders[0]?.secret()).toBe("s3cret-value");
+
+    const bad = () =>
+      loadConfig({
+        HYPERLENS_IDENTITY_PROVIDERS: JSON.stringify([
+          {
+            slug: "Corp!",
+            kind: "OIDC",
+            displayName: "Corp",
+            settings: { issuer: "http://sso.example", clientId: "x" },
+            secret: "s3cret-value",
+            groupMappings: [{ group: "g", capabilities: ["FLY"] }],
+          },
+        ]),
+      });
+    expect(bad).toThrow(ConfigError);
+    const message = (() => {
+      try {
+        bad();
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toContain("HYPERLENS_IDENTITY_PROVIDERS: [0.slug] must be 1-32 lower-case");
+    expect(message).toContain("[0.settings.issuer] must be the issuer's https address");
+    expect(message).toContain("[0.groupMappings.0.capabilities.0] is not a capability");
+    expect(message).not.toContain("s3cret-value");
+    expect(() => loadConfig({ HYPERLENS_IDENTITY_PROVIDERS: "{nope" })).toThrow(
+      /HYPERLENS_IDENTITY_PROVIDERS: must be a JSON array/,
+    );
+    const twice = {
+      slug: "a",
+      kind: "OIDC",
+      displayName: "A",
+      settings: { issuer: "https://a.example", clientId: "a" },
+    };
+    expect(() =>
+      loadConfig({ HYPERLENS_IDENTITY_PROVIDERS: JSON.stringify([twice, twice]) }),
+    ).toThrow(/the slug a is used twice/);
+  });
+
   it("treats an empty variable as unset", () => {
     expect(loadConfig({ DATABASE_URL: "", PORT: "" }).database.kind).toBe("pglite");
   });

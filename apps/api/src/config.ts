@@ -5,6 +5,10 @@ import { z } from "zod";
 import { type Cidr, parseCidrList } from "./http/client-address.ts";
 import { publicUrlSetting } from "./http/public-url.ts";
 import {
+  type IdentityProviderConfig,
+  parseEnvironmentProviders,
+} from "./identity/provider-config.ts";
+import {
   TRACING_VARIABLES,
   type TracingConfig,
   tracingConfigFrom,
@@ -90,6 +94,7 @@ const schema = z.object({
   HYPERLENS_SESSION_MAX_MINUTES: minutes(7 * 24 * 60),
   HYPERLENS_ALLOWED_ORIGINS: z.string().optional(),
   HYPERLENS_PUBLIC_URL: publicUrlSetting,
+  HYPERLENS_IDENTITY_PROVIDERS: z.string().optional(),
   HYPERLENS_TRUSTED_PROXIES: cidrList,
   HYPERLENS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS: z.coerce
@@ -159,6 +164,8 @@ export interface Config {
   manualSyncCooldownMs: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; null when off (the default). */
   tracing: TracingConfig | null;
+  /** Single sign-on and directory providers from HYPERLENS_IDENTITY_PROVIDERS (read-only in the UI). */
+  identityProviders: IdentityProviderConfig[];
 }
 
 /** A configuration that cannot start the server; the message lists every problem. */
@@ -175,8 +182,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     CONFIG_VARIABLES.map((name) => [name, env[name] === "" ? undefined : env[name]]),
   );
   const parsed = schema.safeParse(blankAsUnset);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  const providers = parseEnvironmentProviders(blankAsUnset.HYPERLENS_IDENTITY_PROVIDERS);
+  if (!parsed.success || providers.problems.length) {
+    const lines = [
+      ...(parsed.error?.issues ?? []).map((issue) => `  ${issue.path.join(".")}: ${issue.message}`),
+      ...providers.problems.map((problem) => `  HYPERLENS_IDENTITY_PROVIDERS: ${problem}`),
+    ];
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const c = parsed.data;
@@ -218,5 +229,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: c.HYPERLENS_SHUTDOWN_GRACE_SECONDS * 1000,
     manualSyncCooldownMs: c.HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS * 1000,
     tracing: tracingConfigFrom(c),
+    identityProviders: providers.providers,
   };
 }

@@ -4,6 +4,7 @@ import type { CredentialChanges } from "./auth/credential-changes.ts";
 import type { SessionPolicy } from "./auth/sessions.ts";
 import type { SetupTokens } from "./auth/setup-token.ts";
 import type { Viewer } from "./auth/viewer.ts";
+import type { IdentityProviderConfig } from "./identity/provider-config.ts";
 import type { Logger } from "./logger.ts";
 import type { AppMetrics } from "./metrics/metrics.ts";
 import type { SyncCoordinator } from "./syncs/coordinator.ts";
@@ -30,6 +31,10 @@ export interface AppServices {
   metrics: AppMetrics;
   /** OpenTelemetry tracing; undefined when off (no OTEL_* exporter or endpoint configured). */
   tracing?: Tracing | undefined;
+  /** Identity providers from the environment (HYPERLENS_IDENTITY_PROVIDERS); the table holds the rest. */
+  environmentProviders: readonly IdentityProviderConfig[];
+  /** HYPERLENS_PUBLIC_URL: where providers send the browser back to after signing in. */
+  publicUrl?: string | undefined;
 }
 
 /** Per-request GraphQL context. */

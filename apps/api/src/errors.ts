@@ -40,6 +40,11 @@ export const ERROR_CODES = {
   QUERY_TOO_COMPLEX: "QUERY_TOO_COMPLEX",
   /** The server is shutting down and takes no new work; retry on another replica or later. */
   SHUTTING_DOWN: "SHUTTING_DOWN",
+  /**
+   * A sign-in provider (a directory) cannot answer now: down, slow, an untrusted certificate or a
+   * refused service account. The reason is in the server log for the administrator.
+   */
+  PROVIDER_UNAVAILABLE: "PROVIDER_UNAVAILABLE",
   /** Anything unexpected; the details are in the server log under the request id. */
   INTERNAL_SERVER_ERROR: "INTERNAL_SERVER_ERROR",
   /**
@@ -113,6 +118,14 @@ export class ShuttingDownError extends HyperlensError {
   override name = "ShuttingDownError";
   constructor(message: string) {
     super(message, ERROR_CODES.SHUTTING_DOWN);
+  }
+}
+
+/** A sign-in provider cannot answer now; the message names it, the server log says why. */
+export class ProviderUnavailableError extends HyperlensError {
+  override name = "ProviderUnavailableError";
+  constructor(message: string) {
+    super(message, ERROR_CODES.PROVIDER_UNAVAILABLE);
   }
 }
 
@@ -198,7 +211,7 @@ export class SignInExpiredError extends HyperlensError {
   }
 }
 
-/** The session must enrol in two-factor before anything else (docs/behaviour.md §12.25). */
+/** The session must enrol in two-factor before anything else (docs/behaviour.md §12.35). */
 export class TwoFactorEnrolmentRequiredError extends HyperlensError {
   override name = "TwoFactorEnrolmentRequiredError";
   constructor() {

@@ -14,6 +14,7 @@ import { CredentialsForm } from "./shell/credentials-form.tsx";
 import { Header } from "./shell/header.tsx";
 import { visiblePages } from "./shell/nav.tsx";
 import { useRoute } from "./shell/router.ts";
+import { ProviderSignIn } from "./sso/provider-sign-in.tsx";
 import { SyncProvider, useSync } from "./sync/sync-context.tsx";
 
 const STATUS = graphql(`
@@ -90,7 +91,13 @@ export function App() {
         <>
           <Header viewer={undefined} pages={[]} current="help" onSignedOut={reload} />
           <main id="main" className="page auth-page">
-            <CredentialsForm isSetup={data.isSetupRequired} onDone={reload} />
+            {data.isSetupRequired ? (
+              <CredentialsForm isSetup onDone={reload} />
+            ) : (
+              <ProviderSignIn>
+                <CredentialsForm isSetup={false} onDone={reload} />
+              </ProviderSignIn>
+            )}
           </main>
         </>
       )}

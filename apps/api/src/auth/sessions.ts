@@ -69,7 +69,7 @@ export async function viewerFromSession(
   if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     await prisma.session.update({ where: { id: session.id }, data: { lastSeenAt: now } });
   }
-  // TRAP: docs/behaviour.md §12.25 — a session that must enrol holds no capability, so every
+  // TRAP: docs/behaviour.md §12.35 — a session that must enrol holds no capability, so every
   // check anywhere (fields, subscriptions, HTTP routes) refuses it until two-factor is on.
   if (await mustEnrolTwoFactor(prisma, session.user, session.method)) {
     return {

@@ -1,5 +1,5 @@
 // The HTTP server: GraphQL (HTTP, SSE, WebSocket) on /graphql, health and readiness probes,
-// Prometheus metrics, and a request-body cap applied before anything reads the body.
+// Prometheus metrics, single sign-on redirects, and a request-body cap applied before anything reads the body.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
@@ -10,6 +10,7 @@ import { answerBackup, BACKUP_PATH } from "./backup-route.ts";
 import { clientAddressResolver } from "./client-address.ts";
 import { answerClientErrors } from "./client-errors.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
+import { createOidcRoutes } from "./oidc-routes.ts";
 import { isPublicHost, MISDIRECTED_STATUS, misdirectedRequestBody } from "./public-url.ts";
 import { createStaticHandler } from "./static-files.ts";
 import { attachWebSocket } from "./websocket.ts";
@@ -61,6 +62,8 @@ export interface RunningServer {
 export async function startServer(services: AppServices, config: Config): Promise<RunningServer> {
   const yoga = createGraphqlHandler(services, config);
   const serveWebApp = createStaticHandler();
+  const clientAddressOf = clientAddressResolver(config.trustedProxies);
+  const answerOidc = createOidcRoutes(services, config, clientAddressOf);
   const server = createServer(async (req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/healthz") return sendJson(res, 200, { status: "ok", ...BUILD_INFO });
@@ -89,6 +92,7 @@ export async function startServer(services: AppServices, config: Config): Promis
     if (publicUrl && !isPublicHost(req.headers.host, publicUrl))
       return sendJson(res, MISDIRECTED_STATUS, misdirectedRequestBody(publicUrl));
     if (path === BACKUP_PATH) return answerBackup(req, res, services);
+    if (path?.startsWith("/auth/oidc/") && (await answerOidc(req, res, path))) return;
     if (path === yoga.graphqlEndpoint) {
       const problem = bodyProblem(req);
       if (problem) {
@@ -109,7 +113,7 @@ export async function startServer(services: AppServices, config: Config): Promis
     allowedOrigins: config.allowedOrigins,
     recheckMs: config.subscriptionRecheckMs,
     publicUrl: config.publicUrl,
-    clientAddressOf: clientAddressResolver(config.trustedProxies),
+    clientAddressOf,
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

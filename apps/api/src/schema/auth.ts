@@ -21,6 +21,7 @@ import { ViewerRef } from "./viewer.ts";
 
 const MAX_CREDENTIAL_LENGTH = 1024;
 
+/** Sets the cookie of a session just created by a sign-in and returns its viewer. */
 export async function startSession(ctx: Context, secret: string): Promise<Viewer> {
   // A fresh session id at every sign-in: an id planted before sign-in is worthless.
   if (ctx.viewer?.sessionId) await deleteSession(ctx.prisma, ctx.viewer.sessionId);
@@ -65,9 +66,12 @@ builder.mutationField("signIn", (t) =>
         ctx.metrics.authFailures.inc({
           reason: result.reason === "RATE_LIMITED" ? "sign_in_rate_limited" : "sign_in",
         });
-        throw result.reason === "RATE_LIMITED"
-          ? new RateLimitedError(result.retryAt)
-          : new InvalidCredentialsError();
+        if (result.reason === "RATE_LIMITED") throw new RateLimitedError(result.retryAt);
+        if (result.reason === "PASSWORD_SIGN_IN_OFF")
+          throw new ForbiddenError(
+            "Password sign-in is turned off: sign in with your organisation's provider.",
+          );
+        throw new InvalidCredentialsError();
       }
       return startSession(ctx, result.secret);
     },

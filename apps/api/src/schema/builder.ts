@@ -30,7 +30,7 @@ export const builder = new SchemaBuilder<{
     authorizeOnSubscribe: true,
     authScopes: (ctx) => {
       const has = (capability: Capability) => ctx.viewer?.capabilities.has(capability) ?? false;
-      // TRAP: docs/behaviour.md §12.25 — a session that must enrol in two-factor is neither
+      // TRAP: docs/behaviour.md §12.35 — a session that must enrol in two-factor is neither
       // signed in nor a user to any field but the enrolment ones (`enrolling`).
       const isLimited = ctx.viewer?.mustEnrolTwoFactor === true;
       return {

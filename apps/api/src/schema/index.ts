@@ -14,6 +14,8 @@ import "./virtual-machine.ts";
 import "./cross-source-link.ts";
 import "./hypervisor-node.ts";
 import "./audit-log.ts";
+import "./identity-provider.ts";
+import "./directory-sign-in.ts";
 
 builder.queryType({});
 builder.mutationType({});

@@ -19,7 +19,7 @@ describe("the GraphQL schema", () => {
   // TRAP: docs/behaviour.md §1 — a field named like a secret is how a credential would leak through the API.
   it("has no output field named like a secret", () => {
     // The intended exceptions: a new API token is shown once, to its creator; a two-factor
-    // secret is shown to its user while enrolling, and stored sealed (docs/behaviour.md §12.20).
+    // secret is shown to its user while enrolling, and stored sealed (docs/behaviour.md §12.30).
     const allowed = new Set(["CreatedApiToken.token", "TwoFactorEnrolment.secret"]);
     const secretLike =
       /secret|password|passwd|ciphertext|credential|hash|private.?key|api.?key|token$/i;

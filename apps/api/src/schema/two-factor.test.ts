@@ -1,4 +1,4 @@
-// Two-factor through the real server (docs/behaviour.md §12.20–12.26): the second sign-in step,
+// Two-factor through the real server (docs/behaviour.md §12.30–12.26): the second sign-in step,
 // the session that may only enrol while the administrator requires two-factor, and the
 // administrator's switch and reset.
 import { Secret, TOTP } from "otpauth";
@@ -173,7 +173,7 @@ describe("two-factor required for everyone", () => {
         mustEnrolTwoFactor: true,
         isTwoFactorEnabled: false,
       });
-      // TRAP: docs/behaviour.md §12.25 — nothing but enrolment: not the inventory, not a token.
+      // TRAP: docs/behaviour.md §12.35 — nothing but enrolment: not the inventory, not a token.
       for (const query of [
         "{ connections { id } }",
         "{ apiTokens { id } }",

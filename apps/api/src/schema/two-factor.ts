@@ -1,4 +1,4 @@
-// Two-factor for local accounts (docs/behaviour.md §12.20–12.26): enrolment, the second sign-in
+// Two-factor for local accounts (docs/behaviour.md §12.30–12.26): enrolment, the second sign-in
 // step, recovery codes, and the administrator's switch and reset.
 import { isTwoFactorRequired } from "../auth/two-factor-policy.ts";
 import type { Viewer } from "../auth/viewer.ts";

@@ -22,6 +22,7 @@ import {
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppServices } from "../context.ts";
+import { createIdentityProvider, findIdentityProvider } from "../identity/providers.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { testConnection } from "./connection-test.ts";
@@ -125,6 +126,49 @@ describe("rotating the secret key", () => {
       /director/,
     );
     expect(await storedSecrets()).toEqual(before);
+  });
+
+  it("re-seals identity providers' secrets too, and names a provider whose secret no key opens", async () => {
+    const sources = (box: SecretBox) => ({
+      prisma: services.prisma,
+      secrets: box,
+      environmentProviders: [],
+    });
+    await createIdentityProvider(
+      sources(boxOf(oldKey)),
+      {
+        slug: "corp",
+        kind: "OIDC",
+        displayName: "Corp",
+        isEnabled: true,
+        createJustInTime: false,
+        groupMappings: [],
+        settings: { issuer: "https://sso.example", clientId: "hyperlens" },
+        secret: "provider client secret",
+      },
+      null,
+    );
+    const result = await rotateSecrets(services.prisma, boxOf(newKey, oldKey), null);
+    expect(result).toMatchObject({ resealed: 3, alreadyCurrent: 0 });
+    const provider = await findIdentityProvider(sources(boxOf(newKey)), "corp");
+    expect(provider?.secret()).toBe("provider client secret");
+    const row = await services.prisma.identityProvider.findUniqueOrThrow({
+      where: { slug: "corp" },
+    });
+    expect(row.secretKeyId).toBe(result.keyId);
+
+    const stranger = boxOf(generateSecretKeyText());
+    await services.prisma.identityProvider.update({
+      where: { id: row.id },
+      data: {
+        ...(({ ciphertext, keyId }) => ({ secretCiphertext: ciphertext, secretKeyId: keyId }))(
+          stranger.seal("x", `identity-provider:${row.id}`),
+        ),
+      },
+    });
+    await expect(rotateSecrets(services.prisma, boxOf(newKey), null)).rejects.toThrow(
+      /identity provider corp/,
+    );
   });
 
   it("reads old secrets with the data directory's key file when HYPERLENS_SECRET_KEY is set", async () => {

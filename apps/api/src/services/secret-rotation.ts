@@ -1,6 +1,6 @@
-// Key rotation for connection secrets (docs/behaviour.md §1, §11 `hyperlens secrets rotate`): every stored
+// Key rotation for connection and identity-provider secrets (docs/behaviour.md §1, §11 `hyperlens secrets rotate`): every stored
 // secret is opened with whichever configured key sealed it and sealed again with the current key.
-// Users' two-factor secrets are sealed with the same box and rotate with them (§12.20).
+// Users' two-factor secrets are sealed with the same box and rotate with them (§12.30).
 import { existsSync, readFileSync } from "node:fs";
 import {
   type Keyring,
@@ -13,6 +13,7 @@ import {
 } from "@hyperlens/db";
 import type { Viewer } from "../auth/viewer.ts";
 import type { Config } from "../config.ts";
+import { providerSecretContext } from "../identity/providers.ts";
 import { recordAudit } from "./audit.ts";
 import { totpSealingId } from "./two-factor.ts";
 
@@ -38,7 +39,7 @@ export class SecretRotationError extends Error {
     super(
       `Nothing was changed: ${connections.length} stored secret(s) cannot be opened with any configured key:\n` +
         connections.map((c) => `  ${c.name} (${c.id}): ${c.reason}`).join("\n") +
-        "\nList the key that sealed them in HYPERLENS_SECRET_KEY_PREVIOUS, or edit those connections and give the secret again.",
+        "\nList the key that sealed them in HYPERLENS_SECRET_KEY_PREVIOUS, or edit those connections (or identity providers) and give the secret again.",
     );
   }
 }
@@ -65,7 +66,7 @@ export function rotationKeyring(
 }
 
 /**
- * Re-seals every stored connection secret with the box's current key, in one transaction: if any
+ * Re-seals every stored connection and identity-provider secret with the box's current key, in one transaction: if any
  * secret cannot be opened, nothing is written and the error names the connections.
  */
 export async function rotateSecrets(
@@ -123,9 +124,30 @@ export async function rotateSecrets(
           });
           continue;
         }
-        // TRAP: docs/behaviour.md §12.20 — a TOTP secret left on the old key locks its user out once that key goes.
+        // TRAP: docs/behaviour.md §12.30 — a TOTP secret left on the old key locks its user out once that key goes.
         if (user.totpKeyId !== secrets.currentKeyId) staleTotp.push({ userId: user.id, plaintext });
         else totpCurrent += 1;
+      }
+      // Identity providers' client secrets and bind passwords (docs/behaviour.md §12) go the same way.
+      const providers = await tx.identityProvider.findMany({
+        where: { secretCiphertext: { not: null } },
+        select: { id: true, slug: true, secretCiphertext: true, secretKeyId: true },
+        orderBy: { slug: "asc" },
+      });
+      const staleProviders: { id: string; plaintext: string }[] = [];
+      for (const row of providers) {
+        const sealed = { ciphertext: row.secretCiphertext ?? "", keyId: row.secretKeyId ?? "" };
+        let plaintext: string;
+        try {
+          plaintext = secrets.open(sealed.ciphertext, providerSecretContext(row.id));
+        } catch (error) {
+          const reason =
+            error instanceof SecretDecryptError ? error.message : "it could not be decrypted.";
+          unreadable.push({ id: row.id, name: `identity provider ${row.slug}`, reason });
+          continue;
+        }
+        if (secrets.isStale(sealed)) staleProviders.push({ id: row.id, plaintext });
+        else alreadyCurrent += 1;
       }
       // TRAP: docs/behaviour.md §1 — re-sealing some and failing on others would leave secrets only an old key opens.
       if (unreadable.length) throw new SecretRotationError(unreadable);
@@ -142,18 +164,26 @@ export async function rotateSecrets(
           data: secrets.seal(plaintext, connectionId),
         });
       }
+      for (const { id, plaintext } of staleProviders) {
+        const sealed = secrets.seal(plaintext, providerSecretContext(id));
+        await tx.identityProvider.update({
+          where: { id },
+          data: { secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId },
+        });
+      }
+      const resealed = stale.length + staleProviders.length;
       await recordAudit(tx, actor, {
         action: "secrets.rotate",
         targetType: "connection_secret",
         details: {
-          resealed: stale.length,
+          resealed,
           alreadyCurrent,
           keyId: secrets.currentKeyId,
           twoFactorResealed: staleTotp.length,
         },
       });
       return {
-        resealed: stale.length,
+        resealed,
         alreadyCurrent,
         keyId: secrets.currentKeyId,
         twoFactor: { resealed: staleTotp.length, alreadyCurrent: totpCurrent },

@@ -11,6 +11,7 @@ import {
   type ThrottlePolicy,
 } from "../auth/throttle.ts";
 import { hashSecret, newSecret } from "../auth/tokens.ts";
+import { mayUsePassword } from "../identity/local-sign-in.ts";
 import {
   acceptSecondFactor,
   reserveCodeAttempt,
@@ -25,6 +26,7 @@ export const SIGN_IN_CHALLENGE_MS = 5 * 60_000;
 export type SignInResult =
   | { ok: true; secret: string; userId: string }
   | { ok: false; reason: "INVALID_CREDENTIALS" }
+  | { ok: false; reason: "PASSWORD_SIGN_IN_OFF" }
   | { ok: false; reason: "RATE_LIMITED"; retryAt: Date }
   | { ok: false; reason: "TWO_FACTOR_REQUIRED"; challenge: string; expiresAt: Date };
 
@@ -53,7 +55,9 @@ export async function signIn(
   // A failure was counted when the attempt was reserved.
   if (!user || !isValid) return { ok: false, reason: "INVALID_CREDENTIALS" };
   await settleSuccessfulSignIn(prisma, keys, throttle);
-  // TRAP: docs/behaviour.md §12.22 — with two-factor on, a right password alone opens no session.
+  if (!(await mayUsePassword(prisma, user.id)))
+    return { ok: false, reason: "PASSWORD_SIGN_IN_OFF" };
+  // TRAP: docs/behaviour.md §12.32 — with two-factor on, a right password alone opens no session.
   if (account?.hasTwoFactor) return openChallenge(prisma, user.id, input);
   const { secret } = await createSession(prisma, user.id, policy, {
     address: input.address,
@@ -118,13 +122,16 @@ export async function completeSignIn(
   if (!found || found.expiresAt <= now || found.user.disabledAt || !found.user.totpEnabledAt) {
     return { ok: false, reason: "CHALLENGE_EXPIRED" };
   }
+  // Password sign-in may have been turned off since the challenge was handed out.
+  if (!(await mayUsePassword(prisma, found.userId)))
+    return { ok: false, reason: "CHALLENGE_EXPIRED" };
   const origin = { address: input.address, throttle };
   const retryAt = await reserveCodeAttempt(prisma, found.userId, { ...origin, now });
   if (retryAt) return { ok: false, reason: "RATE_LIMITED", retryAt };
   let refused: CompleteSignInResult | undefined;
   try {
     await prisma.$transaction(async (tx) => {
-      // TRAP: docs/behaviour.md §12.22 — spent before the session exists: a challenge works once.
+      // TRAP: docs/behaviour.md §12.32 — spent before the session exists: a challenge works once.
       const spent = await tx.signInChallenge.deleteMany({
         where: { id: found.id, expiresAt: { gt: now } },
       });

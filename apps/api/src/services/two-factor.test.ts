@@ -1,6 +1,6 @@
 // Two-factor rules on the real database (PGlite, or PostgreSQL with DATABASE_URL): a right
 // password alone opens no session, a challenge and a code work once, codes are rate-limited as
-// passwords are, and nothing in the database reads as a secret (docs/behaviour.md §12.20–12.26).
+// passwords are, and nothing in the database reads as a secret (docs/behaviour.md §12.30–12.26).
 import { generateSecretKeyText, loadKeyring, SecretBox } from "@hyperlens/db";
 import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import { Secret, TOTP } from "otpauth";
@@ -116,7 +116,7 @@ describe("enrolment", () => {
       await db.prisma.$queryRaw`SELECT * FROM "recovery_codes"`,
       await db.prisma.$queryRaw`SELECT * FROM "audit_logs"`,
     ]);
-    // TRAP: docs/behaviour.md §12.20 — the secret is in the database only as the box's envelope.
+    // TRAP: docs/behaviour.md §12.30 — the secret is in the database only as the box's envelope.
     expect(dump).not.toContain(secret);
     for (const code of recoveryCodes) {
       expect(dump).not.toContain(code);
@@ -233,7 +233,7 @@ describe("signing in with two-factor on", () => {
       ok: true,
     });
     const second = await challengeFor(username);
-    // TRAP: docs/behaviour.md §12.23 — the same code, replayed within its step.
+    // TRAP: docs/behaviour.md §12.33 — the same code, replayed within its step.
     expect(await finish(second.challenge, { code }, { now: new Date(later) })).toEqual({
       ok: false,
       reason: "INVALID_CODE",
@@ -287,7 +287,7 @@ describe("signing in with two-factor on", () => {
     const first = await challengeFor(username);
     expect(await finish(first.challenge, { recoveryCode: code })).toMatchObject({ ok: true });
     const second = await challengeFor(username);
-    // TRAP: docs/behaviour.md §12.21 — a used recovery code is spent for good.
+    // TRAP: docs/behaviour.md §12.31 — a used recovery code is spent for good.
     expect(await finish(second.challenge, { recoveryCode: code })).toEqual({
       ok: false,
       reason: "INVALID_CODE",
@@ -311,7 +311,7 @@ describe("signing in with two-factor on", () => {
       });
     }
     const { challenge } = await challengeFor(username);
-    // TRAP: docs/behaviour.md §12.24 — counted before the code is checked: even the right one waits.
+    // TRAP: docs/behaviour.md §12.34 — counted before the code is checked: even the right one waits.
     expect(
       await finish(challenge, { code: codeAt(secret, now + STEP_MS) }, { throttle: SLOW_THROTTLE }),
     ).toMatchObject({

@@ -1,4 +1,4 @@
-// Two-factor for local password accounts (docs/behaviour.md §12.20–12.26): a TOTP secret sealed with
+// Two-factor for local password accounts (docs/behaviour.md §12.30–12.26): a TOTP secret sealed with
 // the secret box, confirmed by a first code, one-time recovery codes stored as hashes, and one
 // check of a second factor that every caller (sign-in, disabling, regenerating) goes through, so
 // the rate limit and the one-use-per-step rule hold everywhere a code is typed.
@@ -69,7 +69,7 @@ export interface TwoFactorEnrolment {
 async function localUser(prisma: Writer, userId: string) {
   const user = await prisma.user.findUnique({ where: { id: userId } });
   if (!user || user.disabledAt) throw new NotFoundError("The user does not exist.");
-  // TRAP: docs/behaviour.md §12.20 — a single sign-on account's second factor is its provider's.
+  // TRAP: docs/behaviour.md §12.30 — a single sign-on account's second factor is its provider's.
   if (!user.passwordHash) {
     throw new ValidationError(
       "Two-factor is for accounts that sign in with a password; this account signs in through single sign-on.",
@@ -98,7 +98,7 @@ export async function beginTwoFactorEnrolment(
   const keys = signInKeys(user, user.username, options.address);
   const retryAt = await reserveSignInAttempt(prisma, keys, options.throttle, options.now);
   if (retryAt) return { ok: false, reason: "RATE_LIMITED", retryAt };
-  // TRAP: docs/behaviour.md §12.21 — without the password a stolen session could lock its user out.
+  // TRAP: docs/behaviour.md §12.31 — without the password a stolen session could lock its user out.
   const isPassword =
     user.passwordHash !== null &&
     currentPassword.length <= 1024 &&
@@ -173,7 +173,7 @@ async function acceptTotpCode(
   const secret = secrets.open(user.totpCiphertext, totpSealingId(user.id));
   const step = matchingStep(secret, code, now);
   if (step === null) return false;
-  // TRAP: docs/behaviour.md §12.23 — without the stored step a code seen once works for 90 s.
+  // TRAP: docs/behaviour.md §12.33 — without the stored step a code seen once works for 90 s.
   const taken = await prisma.user.updateMany({
     where: { id: user.id, OR: [{ totpLastStep: null }, { totpLastStep: { lt: step } }] },
     data: { totpLastStep: step },
@@ -189,7 +189,7 @@ async function acceptRecoveryCode(
   now: Date,
 ): Promise<boolean> {
   const codeHash = hashSecret(normaliseRecoveryCode(code));
-  // TRAP: docs/behaviour.md §12.21 — one statement marks it used, so two requests cannot both spend it.
+  // TRAP: docs/behaviour.md §12.31 — one statement marks it used, so two requests cannot both spend it.
   const spent = await prisma.recoveryCode.updateMany({
     where: { userId, codeHash, usedAt: null },
     data: { usedAt: now },
@@ -232,7 +232,7 @@ export function reserveCodeAttempt(
   userId: string,
   options: { address?: string | undefined; throttle?: ThrottlePolicy | undefined; now?: Date },
 ): Promise<Date | null> {
-  // TRAP: docs/behaviour.md §12.24 — counted before the code is checked, or guesses are free.
+  // TRAP: docs/behaviour.md §12.34 — counted before the code is checked, or guesses are free.
   return reserveSignInAttempt(
     prisma,
     codeKeys(userId, options.address),
@@ -424,7 +424,7 @@ export async function resetTwoFactor(prisma: PrismaClient, actor: Viewer, userId
   });
 }
 
-/** Sets "require two-factor for everyone" (docs/behaviour.md §12.25); audited. */
+/** Sets "require two-factor for everyone" (docs/behaviour.md §12.35); audited. */
 export async function setTwoFactorRequired(prisma: PrismaClient, actor: Viewer, required: boolean) {
   if (required && actor.kind === "USER") {
     const self = await prisma.user.findUnique({ where: { id: actor.userId } });

@@ -1,4 +1,5 @@
 import type { Viewer } from "../app.tsx";
+import { IdentityProvidersSection } from "../sso/identity-providers-section.tsx";
 import { ApiTokensPage } from "./api-tokens-page.tsx";
 import { ChangePasswordPage } from "./change-password-page.tsx";
 import { GroupsPage } from "./groups-page.tsx";
@@ -20,7 +21,12 @@ export function AccountRoutes(props: { page: AccountPage; viewer: Viewer; onChan
         </>
       );
     case "users":
-      return <UsersPage />;
+      return (
+        <>
+          <UsersPage />
+          <IdentityProvidersSection />
+        </>
+      );
     case "groups":
       return <GroupsPage />;
     case "sessions":

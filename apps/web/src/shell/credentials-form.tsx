@@ -3,6 +3,7 @@ import { useMutation } from "urql";
 import { graphql } from "../graphql/graphql.ts";
 import { ValidationErrorFields } from "../graphql/validation-error.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
+import { DirectoryChoice } from "./directory-choice.tsx";
 import { formatRetryWhen } from "./retry-when.ts";
 import { SecondFactorForm } from "./second-factor-form.tsx";
 
@@ -13,6 +14,16 @@ const SIGN_IN = graphql(`
       ... on Error { message }
       ... on RateLimitedError { retryAt }
       ... on TwoFactorRequired { challenge }
+    }
+  }
+`);
+
+const SIGN_IN_WITH_DIRECTORY = graphql(`
+  mutation SignInWithDirectory($provider: String!, $username: String!, $password: String!) {
+    result: signInWithDirectory(provider: $provider, username: $username, password: $password) {
+      __typename
+      ... on Error { message }
+      ... on RateLimitedError { retryAt }
     }
   }
 `);
@@ -33,6 +44,9 @@ const SETUP = graphql(
 export function CredentialsForm(props: { isSetup: boolean; onDone: () => void }) {
   const [, signIn] = useMutation(SIGN_IN);
   const [, setup] = useMutation(SETUP);
+  const [, signInWithDirectory] = useMutation(SIGN_IN_WITH_DIRECTORY);
+  /** "" signs in with the local account, else the directory provider's slug. */
+  const [directory, setDirectory] = useState("");
   const [problem, setProblem] = useState<string>();
   const [isBusy, setBusy] = useState(false);
   const [challenge, setChallenge] = useState<string>();
@@ -48,7 +62,13 @@ export function CredentialsForm(props: { isSetup: boolean; onDone: () => void })
           username: value("username"),
           password: value("password"),
         })
-      : await signIn({ username: value("username"), password: value("password") });
+      : directory
+        ? await signInWithDirectory({
+            provider: directory,
+            username: value("username"),
+            password: value("password"),
+          })
+        : await signIn({ username: value("username"), password: value("password") });
     setBusy(false);
     const outcome = result.data?.result;
     if (outcome?.__typename === "TwoFactorRequired") {
@@ -98,6 +118,7 @@ export function CredentialsForm(props: { isSetup: boolean; onDone: () => void })
           />
         </div>
       )}
+      {!props.isSetup && <DirectoryChoice value={directory} onChange={setDirectory} />}
       <div className="field">
         <label htmlFor="auth-username">{t("auth.username")}</label>
         <input id="auth-username" name="username" required autoComplete="username" />
