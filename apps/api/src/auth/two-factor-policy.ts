@@ -2,16 +2,13 @@
 // read where a session is turned into a viewer, so a session of a user who has not enrolled yet
 // can do nothing but enrol.
 import type { Prisma, PrismaClient } from "@hyperlens/db";
-
-/** The AppSetting key of "require two-factor for everyone" (a JSON boolean). */
-export const REQUIRE_TWO_FACTOR_SETTING = "auth.requireTwoFactor";
+import { REQUIRE_TWO_FACTOR, readSwitch } from "../services/app-settings.ts";
 
 type Reader = PrismaClient | Prisma.TransactionClient;
 
 /** True when the administrator requires two-factor for every local password account. */
-export async function isTwoFactorRequired(prisma: Reader): Promise<boolean> {
-  const row = await prisma.appSetting.findUnique({ where: { key: REQUIRE_TWO_FACTOR_SETTING } });
-  return row?.value === true;
+export function isTwoFactorRequired(prisma: Reader): Promise<boolean> {
+  return readSwitch(prisma, REQUIRE_TWO_FACTOR);
 }
 
 /**

@@ -3,37 +3,23 @@
 // back in when the provider is down or misconfigured (docs/security.md "Single sign-on").
 import type { PrismaClient } from "@hyperlens/db";
 import type { Viewer } from "../auth/viewer.ts";
-import { recordAudit } from "../services/audit.ts";
-
-/** The AppSetting key. */
-export const LOCAL_PASSWORD_SIGN_IN = "auth.localPasswordSignIn";
+import { LOCAL_PASSWORD_SIGN_IN, readSwitch, writeSwitch } from "../services/app-settings.ts";
 
 /** True unless an administrator turned password sign-in off (the default is on). */
-export async function isLocalPasswordSignInEnabled(prisma: PrismaClient): Promise<boolean> {
-  const row = await prisma.appSetting.findUnique({ where: { key: LOCAL_PASSWORD_SIGN_IN } });
-  return row?.value !== false;
+export function isLocalPasswordSignInEnabled(prisma: PrismaClient): Promise<boolean> {
+  return readSwitch(prisma, LOCAL_PASSWORD_SIGN_IN);
 }
 
 /** Turns password sign-in on or off for everyone but administrators. */
-export async function setLocalPasswordSignIn(
+export function setLocalPasswordSignIn(
   prisma: PrismaClient,
   isEnabled: boolean,
   actor: Viewer | null,
 ): Promise<boolean> {
-  await prisma.$transaction(async (tx) => {
-    await tx.appSetting.upsert({
-      where: { key: LOCAL_PASSWORD_SIGN_IN },
-      create: { key: LOCAL_PASSWORD_SIGN_IN, value: isEnabled },
-      update: { value: isEnabled },
-    });
-    await recordAudit(tx, actor, {
-      action: "setting.update",
-      targetType: "app_setting",
-      targetId: LOCAL_PASSWORD_SIGN_IN,
-      details: { isEnabled },
-    });
+  return writeSwitch(prisma, LOCAL_PASSWORD_SIGN_IN, isEnabled, actor, {
+    action: "setting.update",
+    details: { isEnabled },
   });
-  return isEnabled;
 }
 
 /**

@@ -15,9 +15,9 @@ import {
   type ThrottlePolicy,
 } from "../auth/throttle.ts";
 import { hashSecret } from "../auth/tokens.ts";
-import { REQUIRE_TWO_FACTOR_SETTING } from "../auth/two-factor-policy.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
+import { REQUIRE_TWO_FACTOR, writeSwitch } from "./app-settings.ts";
 import { recordAudit } from "./audit.ts";
 
 /** The name authenticator apps show above the account. */
@@ -436,18 +436,8 @@ export async function setTwoFactorRequired(prisma: PrismaClient, actor: Viewer, 
       );
     }
   }
-  await prisma.$transaction(async (tx) => {
-    await tx.appSetting.upsert({
-      where: { key: REQUIRE_TWO_FACTOR_SETTING },
-      create: { key: REQUIRE_TWO_FACTOR_SETTING, value: required },
-      update: { value: required },
-    });
-    await recordAudit(tx, actor, {
-      action: "settings.requireTwoFactor",
-      targetType: "app_setting",
-      targetId: REQUIRE_TWO_FACTOR_SETTING,
-      details: { required },
-    });
+  return writeSwitch(prisma, REQUIRE_TWO_FACTOR, required, actor, {
+    action: "settings.requireTwoFactor",
+    details: { required },
   });
-  return required;
 }
