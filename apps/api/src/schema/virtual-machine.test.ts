@@ -255,8 +255,9 @@ describe("virtualMachines", () => {
     const small = await count(2);
     const large = await count(100);
     expect(large).toBe(small);
-    // Auth (session, user), the page's ids, and its rows with every relation in one statement.
-    expect(large).toBe(4);
+    // Auth (session, user, and the required-two-factor switch for a password account without it),
+    // the page's ids, and its rows with every relation in one statement.
+    expect(large).toBe(5);
   });
 
   it("loads the Servers page's first page with its total in a fixed number of queries, counting once", async () => {
@@ -280,9 +281,9 @@ describe("virtualMachines", () => {
       const small = await statements(2, filter);
       const large = await statements(100, filter);
       expect(large.length).toBe(small.length);
-      // Auth (session, user), the total, the page's ids, and its rows with their addresses and
-      // connections in one statement.
-      expect(large.length).toBe(5);
+      // Auth (session, user, the required-two-factor switch), the total, the page's ids, and its
+      // rows with their addresses and connections in one statement.
+      expect(large.length).toBe(6);
       expect(large.filter(isCount)).toHaveLength(1);
       expect(large.filter(readsIdsOnly)).toHaveLength(1);
     }
