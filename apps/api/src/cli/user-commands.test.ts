@@ -63,7 +63,9 @@ describe("the user commands on the embedded database", () => {
     } finally {
       await db.close();
     }
-  }, 120_000);
+    // Nine runs of the command, each opening and migrating the embedded database: minutes on a
+    // loaded machine.
+  }, 400_000);
 
   it("refuse, saying to stop the server or use the web app, while a server holds the data directory", async () => {
     const env = cliEnvironment(mkdtempSync(path.join(tmpdir(), "hl-cli-held-")));
@@ -88,7 +90,7 @@ describe("the user commands on the embedded database", () => {
     } finally {
       await server.close();
     }
-  }, 120_000);
+  }, 400_000);
 });
 
 const missing = ["DATABASE_URL", "REDIS_URL"].filter((name) => !process.env[name]);
