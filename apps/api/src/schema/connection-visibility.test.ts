@@ -1,10 +1,3 @@
-// The walk (docs/behaviour.md §7.9): two connection groups, each with connections of its own kinds
-// holding guests, NICs, addresses, disks, history, nodes, edge gateways and sync runs; a user
-// granted one of them, and tokens limited to it, walk every field the schema reaches from Query —
-// generated from the built schema, so a field added later is walked without a change here — plus
-// node(id)/nodes(ids) with every id of the other group's rows and the progress subscription. Not
-// one id, name, address or MAC of the other group may appear in any answer.
-import { randomUUID } from "node:crypto";
 import { type ConnectionKind, type NeutralVm, normalizeHost } from "@hyperlens/shared";
 import { runSync } from "@hyperlens/sync";
 import { decodeGlobalID, encodeGlobalID } from "@pothos/plugin-relay";
@@ -22,9 +15,7 @@ import {
   isObjectType,
   isScalarType,
 } from "graphql";
-import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { saveConnection } from "../services/connections.ts";
 import { neutralVm } from "../testing/seed-inventory.ts";
 import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
