@@ -219,6 +219,40 @@ describe("connection groups", () => {
       expect(actions).toContain(action);
   });
 
+  // docs/behaviour.md §7.16: a tenant's user manager grants no more than they see.
+  it("let a user manager who sees some groups grant only those", async () => {
+    const manager = await app.signedInAs("red-manager", {
+      capabilities: ["VIEW_INVENTORY", "MANAGE_USERS"],
+    });
+    const managerId = (
+      await app.services.prisma.user.findFirstOrThrow({ where: { username: "red-manager" } })
+    ).id;
+    await grant(managerId, false, [ids.red]);
+    await app.signedInAs("red-newcomer", { capabilities: ["VIEW_INVENTORY"] });
+    const newcomer = (
+      await app.services.prisma.user.findFirstOrThrow({ where: { username: "red-newcomer" } })
+    ).id;
+    const grantAs = (allConnections: boolean, groups: string[]) =>
+      as(
+        manager,
+        `mutation($u: ID!, $a: Boolean!, $g: [ID!]!) { setUserConnectionGrants(userId: $u, allConnections: $a, groupIds: $g) {
+          __typename ... on ValidationError { field } } }`,
+        {
+          u: gid("User", newcomer),
+          a: allConnections,
+          g: groups.map((g) => gid("ConnectionGroup", g)),
+        },
+      );
+    expect((await grantAs(true, [])).errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect((await grantAs(false, [ids.blue])).data?.setUserConnectionGrants).toEqual({
+      __typename: "ValidationError",
+      field: "groupIds",
+    });
+    expect((await grantAs(false, [ids.red])).data?.setUserConnectionGrants).toEqual({
+      __typename: "MutationSetUserConnectionGrantsSuccess",
+    });
+  });
+
   it("require a user who sees only some connections to put a new one in one of their groups", async () => {
     await grant(ids.user, false, [ids.red]);
     const save = (groups: string[] | null) =>

@@ -1,6 +1,8 @@
 // The user lifecycle through the real server: changing your own password, an administrator's
 // reset, capabilities, disabling, deleting, and your own sessions (docs/behaviour.md §7, §12).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandLineActor } from "../services/audit.ts";
+import { deleteUser, disableUser } from "../services/users.ts";
 import { startTestAppAsAdmin, TEST_PASSWORD, type TestApp } from "../testing/test-app.ts";
 
 const NEW_PASSWORD = "a brand new long passphrase";
@@ -215,34 +217,83 @@ describe("capabilities (docs/behaviour.md §7.8)", () => {
   });
 
   it("never leave Hyperlens without an enabled administrator: not by edit, disable or delete", async () => {
-    // A user manager who is no administrator, acting on the only other administrator.
-    const manager = await app.signedInAs("manager", { capabilities: ["MANAGE_USERS"] });
     const adminId = await userId("admin");
-    // "admin" is the only administrator; the manager may not remove it in any way.
+    // "admin" is the only administrator: it may not demote itself, and the command line (which
+    // may act on administrators) may not disable or delete it.
+    const alone = await updateCapabilities(admin, adminId, ["VIEW_INVENTORY"]);
+    expect(alone.result?.__typename).toBe("ValidationError");
+    expect(alone.result?.message).toContain("last enabled administrator");
+    const life = { prisma: app.services.prisma, announce: () => undefined };
+    const adminUuid = Buffer.from(adminId, "base64").toString().replace(/^User:/, "");
     for (const attempt of [
-      updateCapabilities(manager, adminId, ["VIEW_INVENTORY"]),
-      disable(manager, adminId),
-      remove(manager, adminId),
+      disableUser(life, commandLineActor(), adminUuid),
+      deleteUser(life, commandLineActor(), adminUuid),
     ]) {
-      const { result } = await attempt;
-      expect(result?.__typename).toBe("ValidationError");
-      expect(result?.message).toContain("last enabled administrator");
+      await expect(attempt).rejects.toThrow("last enabled administrator");
     }
     expect(await isSignedIn(admin)).toBe(true);
 
     // With a second administrator, the first may be demoted (and then made one again).
     const second = await app.signedInAs("second-admin", { isAdmin: true });
     const secondId = await userId("second-admin");
-    expect(
-      (await updateCapabilities(manager, adminId, ["VIEW_INVENTORY"])).result?.__typename,
-    ).toBe("MutationUpdateUserCapabilitiesSuccess");
-    expect((await disable(manager, secondId)).result?.message).toContain(
-      "last enabled administrator",
+    expect((await updateCapabilities(second, adminId, ["VIEW_INVENTORY"])).result?.__typename).toBe(
+      "MutationUpdateUserCapabilitiesSuccess",
     );
+    expect(
+      (await updateCapabilities(second, secondId, ["VIEW_INVENTORY"])).result?.message,
+    ).toContain("last enabled administrator");
     expect((await updateCapabilities(second, adminId, [], true)).result?.__typename).toBe(
       "MutationUpdateUserCapabilitiesSuccess",
     );
     expect(await isSignedIn(admin)).toBe(true);
+  });
+});
+
+describe("a user manager who is not an administrator (docs/behaviour.md §7.16)", () => {
+  it("may not act on an administrator, make one, or grant a capability they lack", async () => {
+    const manager = await app.signedInAs("limited-manager", {
+      capabilities: ["VIEW_INVENTORY", "MANAGE_USERS"],
+    });
+    await app.signedInAs("plain-user", { capabilities: ["VIEW_INVENTORY"] });
+    const adminId = await userId("admin");
+    const plainId = await userId("plain-user");
+    for (const attempt of [
+      updateCapabilities(manager, adminId, ["VIEW_INVENTORY"]),
+      resetPassword(manager, adminId),
+      disable(manager, adminId),
+      remove(manager, adminId),
+      updateCapabilities(manager, plainId, [], true),
+      app
+        .graphql(
+          "mutation($id: ID!) { resetTwoFactor(userId: $id) { id } }",
+          { id: adminId },
+          {
+            cookie: manager,
+          },
+        )
+        .then((res) => ({ errors: res.body.errors as Errors })),
+      mutate(
+        manager,
+        'createUser(username: "sneaky", password: $p, capabilities: [], isAdmin: true)',
+        "$p: String!",
+        { p: NEW_PASSWORD },
+      ),
+    ]) {
+      expect(codeOf((await attempt).errors)).toBe("FORBIDDEN");
+    }
+    const beyond = await updateCapabilities(manager, plainId, ["MANAGE_PROXMOX"]);
+    expect(beyond.result?.__typename).toBe("ValidationError");
+    expect(beyond.result?.message).toContain("MANAGE_PROXMOX");
+    expect(await isSignedIn(admin)).toBe(true);
+
+    // Below them, they manage as before.
+    expect(
+      (await updateCapabilities(manager, plainId, ["VIEW_INVENTORY", "MANAGE_USERS"])).result
+        ?.__typename,
+    ).toBe("MutationUpdateUserCapabilitiesSuccess");
+    expect((await resetPassword(manager, plainId)).result?.__typename).toBe(
+      "MutationResetUserPasswordSuccess",
+    );
   });
 });
 

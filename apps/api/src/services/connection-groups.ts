@@ -3,8 +3,9 @@
 import { Prisma, type PrismaClient } from "@hyperlens/db";
 import type { Viewer } from "../auth/viewer.ts";
 import { visibleGroups } from "../auth/visibility.ts";
-import { NotFoundError, ValidationError } from "../errors.ts";
+import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import { recordAudit } from "./audit.ts";
+import { checkAuthorityOver } from "./users.ts";
 
 const MAX_NAME = 100;
 const MAX_DESCRIPTION = 1000;
@@ -210,7 +211,9 @@ export async function setUserConnectionGrants(
 ) {
   const user = await prisma.user.findUnique({ where: { id: userId } });
   if (!user) throw new NotFoundError("No such user.");
+  checkAuthorityOver(actor, user);
   const groupIds = await existingGroups(prisma, input.groupIds, "groupIds");
+  checkGrantWithinOwn(actor, input.allConnections, groupIds);
   return prisma.$transaction(async (tx) => {
     await tx.userGroupGrant.deleteMany({ where: { userId, groupId: { notIn: groupIds } } });
     await tx.userGroupGrant.createMany({
@@ -229,6 +232,22 @@ export async function setUserConnectionGrants(
     });
     return updated;
   });
+}
+
+/** A user manager who sees only some connections grants no more than they see. */
+function checkGrantWithinOwn(
+  actor: Viewer | null,
+  allConnections: boolean,
+  groupIds: readonly string[],
+) {
+  if (!actor || actor.isAdmin || actor.scope.all) return;
+  // TRAP: docs/behaviour.md §7.16 — a tenant's user manager granting "all connections" sees every tenant.
+  if (allConnections)
+    throw new ForbiddenError("You see only some connections, so you cannot grant all of them.");
+  const own = new Set(actor.scope.groupIds);
+  if (groupIds.some((id) => !own.has(id))) {
+    throw new ValidationError("You can only grant connection groups you are granted.", "groupIds");
+  }
 }
 
 /**

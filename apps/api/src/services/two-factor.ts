@@ -19,6 +19,7 @@ import type { Viewer } from "../auth/viewer.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { REQUIRE_TWO_FACTOR, writeSwitch } from "./app-settings.ts";
 import { recordAudit } from "./audit.ts";
+import { checkAuthorityOver } from "./users.ts";
 
 /** The name authenticator apps show above the account. */
 export const TOTP_ISSUER = "Hyperlens";
@@ -412,6 +413,7 @@ export async function disableTwoFactor(
 export async function resetTwoFactor(prisma: PrismaClient, actor: Viewer, userId: string) {
   const user = await prisma.user.findUnique({ where: { id: userId } });
   if (!user) throw new NotFoundError("The user does not exist.");
+  checkAuthorityOver(actor, user);
   return prisma.$transaction(async (tx) => {
     await clearTwoFactor(tx, user.id);
     await recordAudit(tx, actor, {

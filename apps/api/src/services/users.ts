@@ -9,7 +9,7 @@ import {
   signInKeys,
 } from "../auth/throttle.ts";
 import type { Viewer } from "../auth/viewer.ts";
-import { NotFoundError, RateLimitedError, ValidationError } from "../errors.ts";
+import { ForbiddenError, NotFoundError, RateLimitedError, ValidationError } from "../errors.ts";
 import { type AuditActor, recordAudit } from "./audit.ts";
 
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
@@ -31,6 +31,10 @@ export async function createUser(prisma: PrismaClient, input: NewUser, actor: Au
       "username",
     );
   }
+  checkAuthorityOver(actor, null, {
+    isAdmin: input.isAdmin,
+    capabilities: input.capabilities ?? DEFAULT_CAPABILITIES,
+  });
   const problem = passwordProblem(input.password);
   if (problem) throw new ValidationError(problem, "password");
   const existing = await findUserByName(prisma, username);
@@ -141,6 +145,36 @@ function lastAdminError(what: string) {
 }
 
 /**
+ * A user manager who is not an administrator manages the accounts below them only: they may not
+ * act on an administrator, make one, or hand out a capability they do not hold — otherwise
+ * MANAGE_USERS would be administrator under another name. The command line (the machine's
+ * operator, no viewer) may.
+ */
+export function checkAuthorityOver(
+  actor: AuditActor | null,
+  target: { isAdmin: boolean } | null,
+  change: { isAdmin?: boolean | undefined; capabilities?: readonly Capability[] | undefined } = {},
+) {
+  if (!actor || !isViewer(actor) || actor.isAdmin) return;
+  // TRAP: docs/behaviour.md §7.16 — a user manager resetting an administrator's password becomes one.
+  if (target?.isAdmin)
+    throw new ForbiddenError("Only an administrator may change an administrator's account.");
+  if (change.isAdmin)
+    throw new ForbiddenError("Only an administrator may make someone an administrator.");
+  const missing = (change.capabilities ?? []).filter((c) => !actor.capabilities.has(c));
+  if (missing.length) {
+    throw new ValidationError(
+      `You cannot grant capabilities you do not hold: ${missing.join(", ")}.`,
+      "capabilities",
+    );
+  }
+}
+
+function isViewer(actor: AuditActor): actor is Viewer {
+  return "capabilities" in actor;
+}
+
+/**
  * Changes the viewer's own password: the current one must be given (a wrong one is charged to
  * the sign-in limit like a guessed password), the viewer's other sessions end, this one stays,
  * and a reset's "must change" is cleared.
@@ -213,6 +247,7 @@ export async function resetUserPassword(
     );
   }
   const target = await userById(prisma, input.userId);
+  checkAuthorityOver(actor, target);
   const passwordHash = await hashPassword(input.newPassword);
   const mustChangePassword = input.mustChange ?? true;
   const user = await prisma.$transaction(async (tx) => {
@@ -246,6 +281,7 @@ export async function updateUserCapabilities(
   const capabilities = input.isAdmin ? [] : [...new Set<Capability>(input.capabilities)];
   const user = await prisma.$transaction(async (tx) => {
     const target = await userById(tx, input.userId);
+    checkAuthorityOver(actor, target, input);
     if (target.isAdmin && !input.isAdmin && !target.disabledAt) {
       if ((await otherEnabledAdmins(tx, target.id)) === 0)
         throw lastAdminError("taking away administrator");
@@ -281,6 +317,7 @@ export async function disableUser(life: UserLifecycle, actor: AuditActor, userId
   const now = new Date();
   const user = await prisma.$transaction(async (tx) => {
     const target = await userById(tx, userId);
+    checkAuthorityOver(actor, target);
     if (target.isAdmin && !target.disabledAt && (await otherEnabledAdmins(tx, target.id)) === 0)
       throw lastAdminError("disabling it");
     const updated = await tx.user.update({
@@ -313,6 +350,7 @@ export async function enableUser(life: UserLifecycle, actor: AuditActor, userId:
   const { prisma } = life;
   return prisma.$transaction(async (tx) => {
     const target = await userById(tx, userId);
+    checkAuthorityOver(actor, target);
     const updated = await tx.user.update({ where: { id: target.id }, data: { disabledAt: null } });
     await recordAudit(tx, actor, {
       action: "user.enable",
@@ -334,6 +372,7 @@ export async function deleteUser(life: UserLifecycle, actor: AuditActor, userId:
     throw new ValidationError("You cannot delete your own account.", "userId");
   const deleted = await prisma.$transaction(async (tx) => {
     const target = await userById(tx, userId);
+    checkAuthorityOver(actor, target);
     if (target.isAdmin && !target.disabledAt && (await otherEnabledAdmins(tx, target.id)) === 0)
       throw lastAdminError("deleting it");
     await tx.user.delete({ where: { id: target.id } });
