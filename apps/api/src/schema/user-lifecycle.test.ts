@@ -224,7 +224,9 @@ describe("capabilities (docs/behaviour.md §7.8)", () => {
     expect(alone.result?.__typename).toBe("ValidationError");
     expect(alone.result?.message).toContain("last enabled administrator");
     const life = { prisma: app.services.prisma, announce: () => undefined };
-    const adminUuid = Buffer.from(adminId, "base64").toString().replace(/^User:/, "");
+    const adminUuid = Buffer.from(adminId, "base64")
+      .toString()
+      .replace(/^User:/, "");
     for (const attempt of [
       disableUser(life, commandLineActor(), adminUuid),
       deleteUser(life, commandLineActor(), adminUuid),
