@@ -8,6 +8,11 @@ export {
 } from "./diff.ts";
 export { fingerprintOf, fingerprintVm } from "./fingerprint.ts";
 export { decideGuard, type GuardDecision } from "./guard.ts";
+export {
+  appendInventoryEvents,
+  INVENTORY_FEED_LOCK_KEY,
+  type NewInventoryEvent,
+} from "./inventory-events.ts";
 export { type KeyedPlan, planKeyed, type StoredKeyed } from "./keyed-entities.ts";
 export { normalizeVm } from "./normalize.ts";
 export {
