@@ -1,6 +1,7 @@
 // Subscriptions over HTTP (server-sent events on /graphql) are checked again while they stay open,
 // as WebSocket subscriptions are (websocket.ts): a stream whose token is revoked, whose session
-// ended or whose user was disabled ends with one error event, then `complete`.
+// ended or whose user was disabled ends with one error event, then `complete`; one that may go on
+// carries on with the viewer just read, so a changed connection scope applies to what follows.
 import type { ExecutionResult, GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { Credentials } from "../auth/authenticate.ts";
@@ -113,18 +114,23 @@ export function useSseSubscriptionRecheck(
   services: Pick<AppServices, "prisma" | "sessionPolicy" | "credentialChanges">,
   recheckMs: number,
 ): Plugin {
-  const refusalFor = (credentials: Credentials) => async () => {
-    const verdict = await recheckCredentials(services, credentials);
-    return verdict.kind === "allowed" ? undefined : { errors: [REFUSALS[verdict.kind]] };
-  };
+  const refusalFor =
+    (credentials: Credentials, context: { viewer?: Viewer | null }) => async () => {
+      const verdict = await recheckCredentials(services, credentials);
+      if (verdict.kind !== "allowed") return { errors: [REFUSALS[verdict.kind]] };
+      // TRAP: docs/behaviour.md §7.17 — the stream's filters read this viewer at each event.
+      context.viewer = verdict.viewer;
+      return undefined;
+    };
   return {
     onSubscribe: ({ args }) => {
       // Only Yoga's HTTP requests carry a Request; a WebSocket's subscriptions are re-checked per
       // socket in websocket.ts, which closes it with 4401/4403.
       const request = (args.contextValue as { request?: Request }).request;
       if (!request) return;
-      const refusal = refusalFor(credentialsFromHeaders(request.headers));
-      const userId = (args.contextValue as { viewer?: Viewer | null }).viewer?.userId;
+      const context = args.contextValue as { viewer?: Viewer | null };
+      const refusal = refusalFor(credentialsFromHeaders(request.headers), context);
+      const userId = context.viewer?.userId;
       const watch =
         userId === undefined
           ? undefined

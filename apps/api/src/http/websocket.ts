@@ -120,7 +120,10 @@ export function attachWebSocket(
         });
         const contextValue: Context = {
           ...services,
-          viewer: ctx.extra.viewer ?? null,
+          // TRAP: docs/behaviour.md §7.17 — read at each event, so a re-check's fresh scope applies.
+          get viewer() {
+            return ctx.extra.viewer ?? null;
+          },
           clientAddress: options.clientAddressOf(ctx.extra.request),
           userAgent: ctx.extra.request.headers["user-agent"],
           responseCookies: [],

@@ -170,7 +170,12 @@ builder.mutationFields((t) => ({
       "Deletes a group; its connections stay. Returns the deleted id. Whoever was granted only this group no longer sees them.",
     args: { id: t.arg.globalID({ required: true, for: [ConnectionGroupNode] }) },
     resolve: async (_root, args, ctx) => {
-      await deleteConnectionGroup(ctx.prisma, args.id.id, ctx.viewer);
+      await deleteConnectionGroup(
+        ctx.prisma,
+        args.id.id,
+        ctx.viewer,
+        ctx.credentialChanges.announce,
+      );
       return encodeGlobalID("ConnectionGroup", args.id.id);
     },
   }),
@@ -198,7 +203,13 @@ builder.mutationFields((t) => ({
           groupIdsOf(args.groupIds, "groupIds"),
           false,
         )) ?? [];
-      await setConnectionGroups(ctx.prisma, connection.id, groupIds, ctx.viewer);
+      await setConnectionGroups(
+        ctx.prisma,
+        connection.id,
+        groupIds,
+        ctx.viewer,
+        ctx.credentialChanges.announce,
+      );
       return connection;
     },
   }),
@@ -220,6 +231,7 @@ builder.mutationFields((t) => ({
         args.userId.id,
         { allConnections: args.allConnections, groupIds: groupIdsOf(args.groupIds, "groupIds") },
         ctx.viewer,
+        ctx.credentialChanges.announce,
       );
     },
   }),

@@ -220,7 +220,14 @@ async function save(kind: ConnectionKind, input: SaveInput, ctx: Context) {
     ctx.viewer,
     ctx.targetPolicy,
   );
-  if (groupIds) await setConnectionGroups(ctx.prisma, connection.id, groupIds, ctx.viewer);
+  if (groupIds)
+    await setConnectionGroups(
+      ctx.prisma,
+      connection.id,
+      groupIds,
+      ctx.viewer,
+      ctx.credentialChanges.announce,
+    );
   return connection;
 }
 

@@ -101,14 +101,42 @@ export async function updateConnectionGroup(
   return group;
 }
 
+/** Tells every replica that these users' scopes changed; call it once the change is committed. */
+export type AnnounceScopeChange = (userId: string) => void;
+
+/**
+ * Whose scope a change to these groups changes: the users granted them and the creators of
+ * tokens limited to them (a token's scope is computed from its creator's, and its subscriptions
+ * are watched under the creator's id).
+ */
+async function holdersOfGroups(
+  prisma: PrismaClient | Prisma.TransactionClient,
+  groupIds: readonly string[],
+): Promise<string[]> {
+  if (groupIds.length === 0) return [];
+  const [users, tokens] = await Promise.all([
+    prisma.userGroupGrant.findMany({
+      where: { groupId: { in: [...groupIds] } },
+      select: { userId: true },
+    }),
+    prisma.apiTokenGroupGrant.findMany({
+      where: { groupId: { in: [...groupIds] } },
+      select: { token: { select: { createdById: true } } },
+    }),
+  ]);
+  return [...new Set([...users.map((u) => u.userId), ...tokens.map((t) => t.token.createdById)])];
+}
+
 /** Deletes a group: its connections stay; who was granted only this group no longer sees them. */
 export async function deleteConnectionGroup(
   prisma: PrismaClient,
   id: string,
   actor: Viewer | null,
+  announce: AnnounceScopeChange,
 ) {
   const existing = await prisma.connectionGroup.findUnique({ where: { id } });
   if (!existing) throw new NotFoundError("No such connection group.");
+  const holders = await holdersOfGroups(prisma, [id]);
   await prisma.$transaction(async (tx) => {
     await tx.connectionGroup.delete({ where: { id } });
     await recordAudit(tx, actor, {
@@ -118,6 +146,8 @@ export async function deleteConnectionGroup(
       details: { name: existing.name },
     });
   });
+  // TRAP: docs/behaviour.md §7.17 — open subscriptions keep the scope they opened with until told.
+  for (const userId of holders) announce(userId);
   return existing;
 }
 
@@ -175,6 +205,7 @@ export async function setConnectionGroups(
   connectionId: string,
   groupIds: readonly string[],
   actor: Viewer | null,
+  announce: AnnounceScopeChange,
 ) {
   const shown = visibleGroups(actor);
   const before = await prisma.connectionGroupMember.findMany({
@@ -200,6 +231,7 @@ export async function setConnectionGroups(
       targetId: connectionId,
       details: { added, removed },
     });
+  for (const userId of await holdersOfGroups(prisma, [...added, ...removed])) announce(userId);
 }
 
 /** Sets which connections a user sees: every one, or those of the chosen groups. */
@@ -208,13 +240,14 @@ export async function setUserConnectionGrants(
   userId: string,
   input: { allConnections: boolean; groupIds: readonly string[] },
   actor: Viewer | null,
+  announce: AnnounceScopeChange,
 ) {
   const user = await prisma.user.findUnique({ where: { id: userId } });
   if (!user) throw new NotFoundError("No such user.");
   checkAuthorityOver(actor, user);
   const groupIds = await existingGroups(prisma, input.groupIds, "groupIds");
   checkGrantWithinOwn(actor, input.allConnections, groupIds);
-  return prisma.$transaction(async (tx) => {
+  const updated = await prisma.$transaction(async (tx) => {
     await tx.userGroupGrant.deleteMany({ where: { userId, groupId: { notIn: groupIds } } });
     await tx.userGroupGrant.createMany({
       data: groupIds.map((groupId) => ({ userId, groupId })),
@@ -232,6 +265,8 @@ export async function setUserConnectionGrants(
     });
     return updated;
   });
+  announce(userId);
+  return updated;
 }
 
 /** A user manager who sees only some connections grants no more than they see. */

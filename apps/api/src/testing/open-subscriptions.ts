@@ -31,6 +31,7 @@ function race(ended: Promise<unknown>, ms: number): Promise<boolean> {
 export async function openSse(
   url: string,
   credentials: ClientCredentials,
+  query = SUBSCRIBE,
 ): Promise<OpenSubscription> {
   const abort = new AbortController();
   const res = await fetch(`${url}/graphql`, {
@@ -42,7 +43,7 @@ export async function openSse(
         ? { cookie: credentials.cookie }
         : { authorization: `Bearer ${credentials.token}` }),
     },
-    body: JSON.stringify({ query: SUBSCRIBE }),
+    body: JSON.stringify({ query }),
     signal: abort.signal,
   });
   const reader = res.body?.getReader();
@@ -63,6 +64,7 @@ export async function openSse(
 export async function openWebSocket(
   url: string,
   credentials: ClientCredentials,
+  query = SUBSCRIBE,
 ): Promise<OpenSubscription> {
   const socket = new WebSocket(`${url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws", {
     headers: "cookie" in credentials ? { cookie: credentials.cookie } : {},
@@ -94,6 +96,6 @@ export async function openWebSocket(
     }),
   );
   await acknowledged;
-  socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: SUBSCRIBE } }));
+  socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query } }));
   return { text: () => text, endsWithin: (ms) => race(ended, ms), close: () => socket.close() };
 }

@@ -1,0 +1,171 @@
+// An open subscription follows its viewer's connection scope as it changes: a grant taken away or
+// a connection moved between groups applies to the next event, over WebSocket and SSE alike. The
+// periodic re-check is set far beyond the test, so only the announcement of the change can do it
+// (docs/behaviour.md §7.17).
+import { decodeGlobalID, encodeGlobalID } from "@pothos/plugin-relay";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { saveConnection } from "../services/connections.ts";
+import { type OpenSubscription, openSse, openWebSocket } from "../testing/open-subscriptions.ts";
+import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
+
+const RECHECK_MS = 10 * 60_000;
+const WAIT_MS = 5_000;
+const PROGRESS = "subscription { syncProgress { listKey } }";
+
+let app: TestApp;
+let admin: string;
+beforeAll(async () => {
+  ({ app, admin } = await startTestAppAsAdmin({ subscriptionRecheckMs: RECHECK_MS }));
+});
+afterAll(async () => app?.close());
+
+async function asAdmin<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+  const res = await app.graphql<T>(query, variables, { cookie: admin });
+  if (res.body.errors || !res.body.data) throw new Error(JSON.stringify(res.body));
+  return res.body.data;
+}
+
+async function createGroup(name: string): Promise<string> {
+  const data = await asAdmin<{ createConnectionGroup: { data: { id: string } } }>(
+    `mutation($n: String!) { createConnectionGroup(name: $n) {
+      ... on MutationCreateConnectionGroupSuccess { data { id } } } }`,
+    { n: name },
+  );
+  return data.createConnectionGroup.data.id;
+}
+
+async function createConnection(name: string): Promise<string> {
+  const connection = await saveConnection(
+    app.services.prisma,
+    app.services.secrets,
+    "PROXMOX",
+    { name, url: `https://${name}.invalid`, username: "scope@pve", secret: "unused" },
+    null,
+    app.services.targetPolicy,
+  );
+  return connection.id;
+}
+
+async function setGroups(connectionId: string, groupIds: string[]) {
+  await asAdmin(
+    `mutation($c: ID!, $g: [ID!]!) { setConnectionGroups(connectionId: $c, groupIds: $g) { __typename } }`,
+    { c: encodeGlobalID("Connection", connectionId), g: groupIds },
+  );
+}
+
+async function grant(userId: string, groupIds: string[]) {
+  await asAdmin(
+    `mutation($u: ID!, $g: [ID!]!) { setUserConnectionGrants(userId: $u, allConnections: false, groupIds: $g) { __typename } }`,
+    { u: userId, g: groupIds },
+  );
+}
+
+/** Publishes one progress step of `connectionId` carrying `marker`. */
+function publish(connectionId: string, marker: string) {
+  app.services.events.publish("sync:all", {
+    connectionId,
+    syncRunId: null,
+    at: new Date().toISOString(),
+    event: { type: "list", key: marker, status: "ok" },
+  });
+}
+
+/** Publishes a progress step of `connectionId` carrying `marker` until every stream shows it. */
+async function publishUntilSeen(
+  streams: OpenSubscription[],
+  connectionId: string,
+  marker: string,
+): Promise<boolean> {
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    publish(connectionId, marker);
+    if (streams.every((s) => s.text().includes(marker))) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+async function tenantUserId(username: string): Promise<string> {
+  const users = await asAdmin<{ users: { id: string; username: string }[] }>(
+    "{ users { id username } }",
+    {},
+  );
+  const id = users.users.find((u) => u.username === username)?.id;
+  if (!id) throw new Error(`no user ${username}`);
+  return id;
+}
+
+describe("open subscriptions follow the viewer's connection scope (docs/behaviour.md §7.17)", () => {
+  it("a grant moved from one group to another applies to the next event, over both transports", async () => {
+    const [alpha, bravo] = [await createGroup("scope-alpha"), await createGroup("scope-bravo")];
+    const [inAlpha, inBravo] = [
+      await createConnection("alpha-pve"),
+      await createConnection("bravo-pve"),
+    ];
+    await setGroups(inAlpha, [alpha]);
+    await setGroups(inBravo, [bravo]);
+    const cookie = await app.signedInAs("scope-tenant");
+    const userId = await tenantUserId("scope-tenant");
+    await grant(userId, [alpha]);
+    const streams = [
+      await openSse(app.url, { cookie }, PROGRESS),
+      await openWebSocket(app.url, { cookie }, PROGRESS),
+    ];
+    try {
+      expect(await publishUntilSeen(streams, inAlpha, "alpha-before")).toBe(true);
+      await grant(userId, [bravo]);
+      expect(await publishUntilSeen(streams, inBravo, "bravo-after")).toBe(true);
+      publish(inAlpha, "alpha-after");
+      expect(await publishUntilSeen(streams, inBravo, "bravo-last")).toBe(true);
+      for (const stream of streams) expect(stream.text()).not.toContain("alpha-after");
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
+  it("a connection put into the viewer's group is heard at once, one taken out no longer", async () => {
+    const group = await createGroup("scope-charlie");
+    const [leaving, joining] = [
+      await createConnection("leaving-pve"),
+      await createConnection("joining-pve"),
+    ];
+    await setGroups(leaving, [group]);
+    const cookie = await app.signedInAs("scope-charlie-tenant");
+    await grant(await tenantUserId("scope-charlie-tenant"), [group]);
+    const streams = [
+      await openSse(app.url, { cookie }, PROGRESS),
+      await openWebSocket(app.url, { cookie }, PROGRESS),
+    ];
+    try {
+      expect(await publishUntilSeen(streams, leaving, "leaving-before")).toBe(true);
+      await setGroups(leaving, []);
+      await setGroups(joining, [group]);
+      // Heard only once the re-check that read both changes is in effect.
+      expect(await publishUntilSeen(streams, joining, "joined")).toBe(true);
+      publish(leaving, "left");
+      expect(await publishUntilSeen(streams, joining, "joining-last")).toBe(true);
+      for (const stream of streams) expect(stream.text()).not.toContain("left");
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
+  it("deleting a group tells its users' and token creators' open subscriptions to check again", async () => {
+    const group = await createGroup("scope-delta");
+    await app.signedInAs("scope-delta-tenant");
+    const userId = await tenantUserId("scope-delta-tenant");
+    await grant(userId, [group]);
+    const told = new Promise<void>((resolve) => {
+      const stop = app.services.credentialChanges.watch(decodeGlobalID(userId).id, () => {
+        stop();
+        resolve();
+      });
+    });
+    await asAdmin("mutation($id: ID!) { deleteConnectionGroup(id: $id) }", { id: group });
+    const wasTold = await Promise.race([
+      told.then(() => true),
+      new Promise((resolve) => setTimeout(() => resolve(false), WAIT_MS)),
+    ]);
+    expect(wasTold).toBe(true);
+  });
+});
