@@ -186,6 +186,44 @@ describe("signing in with OpenID Connect", () => {
     expect(forged.jar.get(publicUrl, SESSION_COOKIE)).toBeUndefined();
   });
 
+  it("reads the groups from userinfo when the ID token leaves them out (docs/behaviour.md §12.46)", async () => {
+    provider.users.set("alice", { preferredUsername: "alice", groups: ["operators"] });
+    provider.tamperTokenResponse = async (body) => {
+      const { sign } = await provider.signingKey();
+      const { groups: _left, ...claims } = jwtPayload(body.id_token ?? "");
+      return { ...body, id_token: await sign(claims) };
+    };
+    expect(await viewerOf((await signIn("alice")).jar)).toMatchObject({
+      capabilities: ["VIEW_INVENTORY", "RUN_SYNC"],
+    });
+  });
+
+  it("refuses an Entra ID group overage instead of taking every grant away (docs/behaviour.md §12.46)", async () => {
+    provider.users.set("alice", { preferredUsername: "alice", groups: ["operators"] });
+    expect(await viewerOf((await signIn("alice")).jar)).not.toBeNull();
+    provider.tamperTokenResponse = async (body) => {
+      const { sign } = await provider.signingKey();
+      const { groups: _left, ...claims } = jwtPayload(body.id_token ?? "");
+      return {
+        ...body,
+        id_token: await sign({
+          ...claims,
+          _claim_names: { groups: "src1" },
+          _claim_sources: {
+            src1: { endpoint: "https://graph.microsoft.com/v1.0/users/x/getMemberObjects" },
+          },
+        }),
+      };
+    };
+    const { location, jar } = await signIn("alice");
+    expect(location).toBe("/?signInError=CLAIMS_MISSING");
+    expect(jar.get(publicUrl, SESSION_COOKIE)).toBeUndefined();
+    const alice = await app.services.prisma.user.findFirstOrThrow({
+      where: { identities: { some: { provider: "corp", subject: "alice" } } },
+    });
+    expect(alice.capabilities).toEqual(["VIEW_INVENTORY", "RUN_SYNC"]);
+  });
+
   it("keeps signing in after the provider rotates its signing keys", async () => {
     expect(await viewerOf((await signIn("alice")).jar)).not.toBeNull();
     const before = (await provider.signingKey()).jwk.kid;

@@ -217,8 +217,46 @@ export class OidcSignIn {
     const claims = tokens.claims();
     if (!claims)
       throw new OidcSignInError("TOKEN_REJECTED", "The provider's answer had no ID token.");
-    return { claims, returnTo: request.returnTo ?? undefined };
+    return {
+      claims: await withGroups(provider.settings, config, tokens.access_token, claims),
+      returnTo: request.returnTo ?? undefined,
+    };
   }
+}
+
+/**
+ * The ID token's claims with the groups claim filled in from the userinfo endpoint when the ID
+ * token leaves it out, as providers that follow the specification to the letter do (claims asked
+ * for by scope go to userinfo when an access token is issued).
+ */
+async function withGroups(
+  settings: OidcSettings,
+  config: client.Configuration,
+  accessToken: string | undefined,
+  claims: client.IDToken,
+): Promise<client.IDToken> {
+  const name = settings.groupsClaim;
+  if (claims[name] !== undefined) return claims;
+  const elsewhere = claims._claim_names;
+  // TRAP: docs/behaviour.md §12.46 — Entra ID's group overage: the groups are left out and
+  // pointed to; mapping "no groups" would take every grant away from a member of many groups.
+  if (elsewhere && typeof elsewhere === "object" && name in elsewhere)
+    throw new OidcSignInError(
+      "CLAIMS_MISSING",
+      `The ID token points elsewhere for its ${name} claim (Entra ID group overage: the person is in more groups than a token carries). Emit only the groups assigned to the application, or map app roles (claim "roles").`,
+    );
+  if (!accessToken) return claims;
+  let userInfo: client.UserInfoResponse;
+  try {
+    userInfo = await client.fetchUserInfo(config, accessToken, claims.sub);
+  } catch (cause) {
+    throw new OidcSignInError(
+      "PROVIDER_UNAVAILABLE",
+      "The provider's userinfo endpoint did not answer.",
+      cause,
+    );
+  }
+  return userInfo[name] === undefined ? claims : { ...claims, [name]: userInfo[name] };
 }
 
 function claimText(value: unknown): string | undefined {
