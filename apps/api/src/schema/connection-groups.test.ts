@@ -272,6 +272,34 @@ describe("connection groups", () => {
     expect(namesOf(await as(userCookie, CONNECTIONS))).toEqual(["new-1", "red-pve"]);
   });
 
+  // docs/behaviour.md §7.18: a name is refused only for a clash the saver can see.
+  it("let a tenant use a name a hidden connection has, and refuse one they can see", async () => {
+    await grant(ids.user, false, [ids.red]);
+    const save = (cookie: string, name: string, id?: string) =>
+      as(
+        cookie,
+        `mutation($n: String!, $id: ID, $g: [ID!]) { saveProxmoxConnection(input: { id: $id, name: $n, url: "https://same.invalid", username: "a@pve", secret: "s", groupIds: $g }) {
+          __typename ... on ValidationError { field message } } }`,
+        {
+          n: name,
+          id: id ? gid("Connection", id) : null,
+          g: id ? null : [gid("ConnectionGroup", ids.red)],
+        },
+      );
+    expect((await save(userCookie, "blue-pve")).data?.saveProxmoxConnection).toEqual({
+      __typename: "MutationSaveProxmoxConnectionSuccess",
+    });
+    expect((await save(userCookie, "red-pve")).data?.saveProxmoxConnection).toEqual({
+      __typename: "ValidationError",
+      field: "name",
+      message: "Another connection is already named red-pve.",
+    });
+    // The administrator sees both blue-pve and can still save either under the name it has.
+    expect((await save(admin, "blue-pve", ids.bluePve)).data?.saveProxmoxConnection).toEqual({
+      __typename: "MutationSaveProxmoxConnectionSuccess",
+    });
+  });
+
   // docs/behaviour.md §7.9: progress of a connection the subscriber does not see never reaches them.
   it("deliver a subscriber only the progress of the connections they see", async () => {
     await grant(ids.user, false, [ids.red]);

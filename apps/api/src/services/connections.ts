@@ -16,6 +16,7 @@ import {
 } from "@hyperlens/hyper-http";
 import { SECRET_PLACEHOLDER } from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
+import { visibleConnections } from "../auth/visibility.ts";
 import {
   type FieldProblem,
   NotFoundError,
@@ -176,9 +177,19 @@ export async function saveConnection(
     existing && isSecretKept && keptSecretTargetProblem(existing, { ...target, ...trust });
   if (keptSecretProblem) problems.push(keptSecretProblem);
   const name = input.name.trim();
-  const clash = await prisma.connection.findFirst({
-    where: { kind, name, NOT: { id: existing?.id } },
-  });
+  // TRAP: docs/behaviour.md §7.18 — a clash with a connection the actor does not see would tell a
+  // tenant what another tenant has; a name kept as it was never clashes.
+  const clash =
+    name !== existing?.name &&
+    (await prisma.connection.findFirst({
+      where: {
+        kind,
+        name,
+        NOT: { id: existing?.id },
+        AND: [actor ? visibleConnections(actor) : {}],
+      },
+      select: { id: true },
+    }));
   if (clash)
     problems.push({ field: "name", message: `Another connection is already named ${name}.` });
   if (problems.length) throw ValidationError.of(problems);
