@@ -261,6 +261,26 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await expectAccessible("servers page, dark");
     await page.screenshot({ path: path.join(ARTIFACTS, "servers-dark.png") });
   });
+  test("Integrations turns the Servers page's filter into snippets with a fresh read-only token", async () => {
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.goto(`${api.url}/servers?q=db-01`);
+    await page.getByRole("link", { name: "Use in Ansible or Prometheus" }).click();
+    await page.getByRole("heading", { name: "Integrations", level: 1 }).waitFor();
+    const ansible = page.getByRole("textbox", { name: "Ansible inventory" });
+    assert.match(await ansible.inputValue(), /^export HYPERLENS_INVENTORY_QUERY='search=db-01'$/m);
+    assert.match(await ansible.inputValue(), /HYPERLENS_TOKEN='hlk_your_token_here'/);
+    await page.getByRole("button", { name: "Create a read-only token for these snippets" }).click();
+    await page.getByRole("status").filter({ hasText: "read-only token" }).waitFor();
+    const token = /HYPERLENS_TOKEN='(hlk_[^']+)'/.exec(await ansible.inputValue())?.[1];
+    assert.ok(token && token !== "hlk_your_token_here", "the new token is in the snippet");
+    const prometheus = await page
+      .getByRole("textbox", { name: "Prometheus service discovery" })
+      .inputValue();
+    assert.ok(prometheus.includes(`credentials: "${token}"`), prometheus);
+    await expectAccessible("integrations page");
+    await page.screenshot({ path: path.join(ARTIFACTS, "integrations.png"), fullPage: true });
+  });
+
   test("two-factor: enrol on the Tokens page, keep the recovery codes, sign in with one", async () => {
     await page.emulateMedia({ colorScheme: "light" });
     const tess = { username: "tess", password: "tess correct horse battery" };

@@ -7,6 +7,7 @@ import { TwoFactorSection } from "./account/two-factor-section.tsx";
 import { graphql, type ResultOf } from "./graphql/graphql.ts";
 import { HelpPage } from "./help/help-page.tsx";
 import { t, useLanguage } from "./i18n/i18n.ts";
+import { IntegrationsPage } from "./integrations/integrations-page.tsx";
 import { ServersPage } from "./servers/servers-page.tsx";
 import { ConnectionFields } from "./settings/connection-fields.ts";
 import { SettingsPage } from "./settings/settings-page.tsx";
@@ -55,6 +56,7 @@ function SignedIn(props: { viewer: Viewer; onSignedOut: () => void; onChanged: (
       <Header viewer={props.viewer} pages={pages} current={page} onSignedOut={props.onSignedOut} />
       <main id="main" className="page">
         {page === "servers" && <ServersPage params={route.query} connections={connections} />}
+        {page === "integrations" && <IntegrationsPage params={route.query} />}
         {page === "settings" && (
           <SettingsPage viewer={props.viewer} connections={connections} onChanged={reload} />
         )}

@@ -2,9 +2,10 @@ import type { ConnectionKind, NeutralPowerState as PowerState } from "@hyperlens
 import { useEffect, useState } from "react";
 import { t } from "../i18n/i18n.ts";
 import type { Connection } from "../settings/connection-fields.ts";
+import { navigate } from "../shell/router.ts";
 import { COLUMNS, type ColumnId } from "./columns.ts";
 import { useDebounced } from "./use-debounced.ts";
-import { SOURCES, STATES, type TableQuery } from "./vm-filter.ts";
+import { paramsFromTableQuery, SOURCES, STATES, type TableQuery } from "./vm-filter.ts";
 
 interface ToolbarProps {
   query: TableQuery;
@@ -35,6 +36,7 @@ export function ServersToolbar(props: ToolbarProps) {
   };
   const connectionId = query.filter.connectionId?.[0];
   const connection = props.connections.find((c) => c.id === connectionId);
+  const integrationsLink = `/integrations?${paramsFromTableQuery(query)}`;
 
   return (
     <search className="toolbar">
@@ -116,6 +118,15 @@ export function ServersToolbar(props: ToolbarProps) {
       <button type="button" onClick={props.onExport} disabled={props.exportStatus !== undefined}>
         {props.exportStatus ?? t("servers.exportCsv")}
       </button>
+      <a
+        href={integrationsLink}
+        onClick={(event) => {
+          event.preventDefault();
+          navigate(integrationsLink);
+        }}
+      >
+        {t("servers.useElsewhere")}
+      </a>
     </search>
   );
 }

@@ -16,7 +16,17 @@ describe("visiblePages", () => {
           "MANAGE_USERS",
         ],
       }),
-    ).toEqual(["servers", "settings", "tokens", "users", "groups", "sessions", "password", "help"]);
+    ).toEqual([
+      "servers",
+      "integrations",
+      "settings",
+      "tokens",
+      "users",
+      "groups",
+      "sessions",
+      "password",
+      "help",
+    ]);
   });
 
   it("hides Users from a viewer and Servers from a Proxmox-only manager", () => {
@@ -27,7 +37,7 @@ describe("visiblePages", () => {
         mustChangePassword: false,
         capabilities: ["VIEW_INVENTORY"],
       }),
-    ).toEqual(["servers", "settings", "tokens", "sessions", "password", "help"]);
+    ).toEqual(["servers", "integrations", "settings", "tokens", "sessions", "password", "help"]);
     expect(
       visiblePages({
         username: "p",

@@ -6,7 +6,7 @@ import { navigate, type Page } from "./router.ts";
 export function visiblePages(viewer: Omit<Viewer, "mustEnrolTwoFactor">): Page[] {
   const can = (c: Viewer["capabilities"][number]) => viewer.capabilities.includes(c);
   const pages: Page[] = [];
-  if (can("VIEW_INVENTORY")) pages.push("servers");
+  if (can("VIEW_INVENTORY")) pages.push("servers", "integrations");
   if (can("VIEW_INVENTORY") || can("MANAGE_PROXMOX") || can("MANAGE_VCD") || can("MANAGE_VCENTER"))
     pages.push("settings");
   pages.push("tokens");
@@ -17,6 +17,7 @@ export function visiblePages(viewer: Omit<Viewer, "mustEnrolTwoFactor">): Page[]
 
 const LABELS: Record<Page, MessageKey> = {
   servers: "nav.servers",
+  integrations: "nav.integrations",
   settings: "nav.settings",
   tokens: "nav.tokens",
   users: "nav.users",

@@ -4,6 +4,7 @@ import { useSyncExternalStore } from "react";
 /** The pages of the app. */
 export type Page =
   | "servers"
+  | "integrations"
   | "settings"
   | "tokens"
   | "users"
@@ -14,6 +15,7 @@ export type Page =
 
 const PAGES: readonly Page[] = [
   "servers",
+  "integrations",
   "settings",
   "tokens",
   "users",
