@@ -8,12 +8,11 @@ import {
   checkConnectionGroupChoice,
   createConnectionGroup,
   deleteConnectionGroup,
-  setConnectionGroups,
   setUserConnectionGrants,
   updateConnectionGroup,
 } from "../services/connection-groups.ts";
 import { builder } from "./builder.ts";
-import { ConnectionNode, groupIdsOf } from "./connection.ts";
+import { ConnectionNode, groupIdsOf, regroupConnection } from "./connection.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
 import { ViewerRef } from "./viewer.ts";
 
@@ -203,13 +202,7 @@ builder.mutationFields((t) => ({
           groupIdsOf(args.groupIds, "groupIds"),
           false,
         )) ?? [];
-      await setConnectionGroups(
-        ctx.prisma,
-        connection.id,
-        groupIds,
-        ctx.viewer,
-        ctx.credentialChanges.announce,
-      );
+      await regroupConnection(ctx, connection.id, groupIds);
       return connection;
     },
   }),

@@ -220,15 +220,19 @@ async function save(kind: ConnectionKind, input: SaveInput, ctx: Context) {
     ctx.viewer,
     ctx.targetPolicy,
   );
-  if (groupIds)
-    await setConnectionGroups(
-      ctx.prisma,
-      connection.id,
-      groupIds,
-      ctx.viewer,
-      ctx.credentialChanges.announce,
-    );
+  if (groupIds) await regroupConnection(ctx, connection.id, groupIds);
   return connection;
+}
+
+/** Sets a connection's groups as the request's viewer, telling whose scope it changed. */
+export function regroupConnection(ctx: Context, connectionId: string, groupIds: readonly string[]) {
+  return setConnectionGroups(
+    ctx.prisma,
+    connectionId,
+    groupIds,
+    ctx.viewer,
+    ctx.credentialChanges.announce,
+  );
 }
 
 builder.mutationFields((t) => {

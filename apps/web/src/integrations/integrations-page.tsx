@@ -3,7 +3,7 @@ import { useMutation } from "urql";
 import { graphql } from "../graphql/graphql.ts";
 import { t } from "../i18n/i18n.ts";
 import { isFiltered, paramsFromTableQuery, tableQueryFromParams } from "../servers/vm-filter.ts";
-import { navigate } from "../shell/router.ts";
+import { AppLink } from "../shell/app-link.tsx";
 import {
   ansibleSnippet,
   exportQuery,
@@ -78,15 +78,7 @@ export function IntegrationsPage(props: { params: URLSearchParams }) {
         {isFiltered(filter)
           ? t("integrations.filter", { query: decodeURIComponent(query.replaceAll("+", " ")) })
           : t("integrations.noFilter")}{" "}
-        <a
-          href={serversLink}
-          onClick={(event) => {
-            event.preventDefault();
-            navigate(serversLink);
-          }}
-        >
-          {t("integrations.changeFilter")}
-        </a>
+        <AppLink href={serversLink}>{t("integrations.changeFilter")}</AppLink>
       </p>
       <p>
         {token ? (

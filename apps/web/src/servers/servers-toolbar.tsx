@@ -2,7 +2,7 @@ import type { ConnectionKind, NeutralPowerState as PowerState } from "@hyperlens
 import { useEffect, useState } from "react";
 import { t } from "../i18n/i18n.ts";
 import type { Connection } from "../settings/connection-fields.ts";
-import { navigate } from "../shell/router.ts";
+import { AppLink } from "../shell/app-link.tsx";
 import { COLUMNS, type ColumnId } from "./columns.ts";
 import { useDebounced } from "./use-debounced.ts";
 import { paramsFromTableQuery, SOURCES, STATES, type TableQuery } from "./vm-filter.ts";
@@ -118,15 +118,7 @@ export function ServersToolbar(props: ToolbarProps) {
       <button type="button" onClick={props.onExport} disabled={props.exportStatus !== undefined}>
         {props.exportStatus ?? t("servers.exportCsv")}
       </button>
-      <a
-        href={integrationsLink}
-        onClick={(event) => {
-          event.preventDefault();
-          navigate(integrationsLink);
-        }}
-      >
-        {t("servers.useElsewhere")}
-      </a>
+      <AppLink href={integrationsLink}>{t("servers.useElsewhere")}</AppLink>
     </search>
   );
 }

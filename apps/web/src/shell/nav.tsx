@@ -1,6 +1,7 @@
 import type { Viewer } from "../app.tsx";
 import { type MessageKey, t } from "../i18n/i18n.ts";
-import { navigate, type Page } from "./router.ts";
+import { AppLink } from "./app-link.tsx";
+import type { Page } from "./router.ts";
 
 /** The pages this viewer may open; the API enforces the same rules. */
 export function visiblePages(viewer: Omit<Viewer, "mustEnrolTwoFactor">): Page[] {
@@ -34,16 +35,9 @@ export function Nav(props: { pages: readonly Page[]; current: Page }) {
       <ul className="nav-list">
         {props.pages.map((page) => (
           <li key={page}>
-            <a
-              href={`/${page}`}
-              aria-current={page === props.current ? "page" : undefined}
-              onClick={(event) => {
-                event.preventDefault();
-                navigate(`/${page}`);
-              }}
-            >
+            <AppLink href={`/${page}`} aria-current={page === props.current ? "page" : undefined}>
               {t(LABELS[page])}
-            </a>
+            </AppLink>
           </li>
         ))}
       </ul>
