@@ -8,6 +8,7 @@ import {
   loadKeyring,
   type PrismaClient,
   parseSecretKey,
+  type SealedSecret,
   SecretBox,
   SecretDecryptError,
 } from "@hyperlens/db";
@@ -65,9 +66,97 @@ export function rotationKeyring(
   return keyring;
 }
 
+type Transaction = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+/** One stored secret: where it is, what to call it in an error, and what it was sealed for. */
+interface StoredSecret {
+  id: string;
+  label: string;
+  /** The context it was sealed with (AES-GCM associated data): its row, so it cannot be moved. */
+  context: string;
+  sealed: SealedSecret;
+}
+
+/** A kind of sealed secret: how to list every one, and how to store one sealed anew. */
+interface SealedKind {
+  /** Which figure of the result it counts under. */
+  tally: "secrets" | "twoFactor";
+  list(tx: Transaction): Promise<StoredSecret[]>;
+  store(tx: Transaction, id: string, sealed: SealedSecret): Promise<unknown>;
+}
+
+const SEALED_KINDS: readonly SealedKind[] = [
+  {
+    tally: "secrets",
+    list: async (tx) =>
+      (
+        await tx.connectionSecret.findMany({
+          select: {
+            connectionId: true,
+            ciphertext: true,
+            keyId: true,
+            connection: { select: { name: true } },
+          },
+          orderBy: { connectionId: "asc" },
+        })
+      ).map((row) => ({
+        id: row.connectionId,
+        label: row.connection.name,
+        context: row.connectionId,
+        sealed: row,
+      })),
+    store: (tx, connectionId, sealed) =>
+      tx.connectionSecret.update({ where: { connectionId }, data: sealed }),
+  },
+  {
+    // TRAP: docs/behaviour.md §12.30 — a TOTP secret left on the old key locks its user out once that key goes.
+    tally: "twoFactor",
+    list: async (tx) =>
+      (
+        await tx.user.findMany({
+          where: { totpCiphertext: { not: null } },
+          select: { id: true, username: true, totpCiphertext: true, totpKeyId: true },
+          orderBy: { id: "asc" },
+        })
+      ).map((user) => ({
+        id: user.id,
+        label: `two-factor secret of user ${user.username}`,
+        context: totpSealingId(user.id),
+        sealed: { ciphertext: user.totpCiphertext ?? "", keyId: user.totpKeyId ?? "" },
+      })),
+    store: (tx, id, sealed) =>
+      tx.user.update({
+        where: { id },
+        data: { totpCiphertext: sealed.ciphertext, totpKeyId: sealed.keyId },
+      }),
+  },
+  {
+    tally: "secrets",
+    list: async (tx) =>
+      (
+        await tx.identityProvider.findMany({
+          where: { secretCiphertext: { not: null } },
+          select: { id: true, slug: true, secretCiphertext: true, secretKeyId: true },
+          orderBy: { slug: "asc" },
+        })
+      ).map((row) => ({
+        id: row.id,
+        label: `identity provider ${row.slug}`,
+        context: providerSecretContext(row.id),
+        sealed: { ciphertext: row.secretCiphertext ?? "", keyId: row.secretKeyId ?? "" },
+      })),
+    store: (tx, id, sealed) =>
+      tx.identityProvider.update({
+        where: { id },
+        data: { secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId },
+      }),
+  },
+];
+
 /**
- * Re-seals every stored connection and identity-provider secret with the box's current key, in one transaction: if any
- * secret cannot be opened, nothing is written and the error names the connections.
+ * Re-seals every stored secret (connections, identity providers, users' two-factor secrets) with
+ * the box's current key, in one transaction: if any secret cannot be opened, nothing is written
+ * and the error names whose it is.
  */
 export async function rotateSecrets(
   prisma: PrismaClient,
@@ -76,118 +165,44 @@ export async function rotateSecrets(
 ): Promise<RotationResult> {
   return prisma.$transaction(
     async (tx) => {
-      const rows = await tx.connectionSecret.findMany({
-        select: {
-          connectionId: true,
-          ciphertext: true,
-          keyId: true,
-          connection: { select: { name: true } },
-        },
-        orderBy: { connectionId: "asc" },
-      });
       const unreadable: { id: string; name: string; reason: string }[] = [];
-      const stale: { connectionId: string; plaintext: string }[] = [];
-      let alreadyCurrent = 0;
-      for (const row of rows) {
-        let plaintext: string;
-        try {
-          plaintext = secrets.open(row.ciphertext, row.connectionId);
-        } catch (error) {
-          // TRAP: docs/behaviour.md §1 — only our own decrypt message (key id, never the secret) may be shown.
-          const reason =
-            error instanceof SecretDecryptError ? error.message : "it could not be decrypted.";
-          unreadable.push({ id: row.connectionId, name: row.connection.name, reason });
-          continue;
+      const stale: { kind: SealedKind; id: string; context: string; plaintext: string }[] = [];
+      const tally = {
+        secrets: { resealed: 0, alreadyCurrent: 0 },
+        twoFactor: { resealed: 0, alreadyCurrent: 0 },
+      };
+      for (const kind of SEALED_KINDS) {
+        for (const stored of await kind.list(tx)) {
+          let plaintext: string;
+          try {
+            plaintext = secrets.open(stored.sealed.ciphertext, stored.context);
+          } catch (error) {
+            // TRAP: docs/behaviour.md §1 — only our own decrypt message (key id, never the secret) may be shown.
+            const reason =
+              error instanceof SecretDecryptError ? error.message : "it could not be decrypted.";
+            unreadable.push({ id: stored.id, name: stored.label, reason });
+            continue;
+          }
+          if (secrets.isStale(stored.sealed)) {
+            stale.push({ kind, id: stored.id, context: stored.context, plaintext });
+            tally[kind.tally].resealed += 1;
+          } else tally[kind.tally].alreadyCurrent += 1;
         }
-        if (secrets.isStale(row)) stale.push({ connectionId: row.connectionId, plaintext });
-        else alreadyCurrent += 1;
-      }
-      const users = await tx.user.findMany({
-        where: { totpCiphertext: { not: null } },
-        select: { id: true, username: true, totpCiphertext: true, totpKeyId: true },
-        orderBy: { id: "asc" },
-      });
-      const staleTotp: { userId: string; plaintext: string }[] = [];
-      let totpCurrent = 0;
-      for (const user of users) {
-        if (!user.totpCiphertext) continue;
-        let plaintext: string;
-        try {
-          plaintext = secrets.open(user.totpCiphertext, totpSealingId(user.id));
-        } catch (error) {
-          const reason =
-            error instanceof SecretDecryptError ? error.message : "it could not be decrypted.";
-          unreadable.push({
-            id: user.id,
-            name: `two-factor secret of user ${user.username}`,
-            reason,
-          });
-          continue;
-        }
-        // TRAP: docs/behaviour.md §12.30 — a TOTP secret left on the old key locks its user out once that key goes.
-        if (user.totpKeyId !== secrets.currentKeyId) staleTotp.push({ userId: user.id, plaintext });
-        else totpCurrent += 1;
-      }
-      // Identity providers' client secrets and bind passwords (docs/behaviour.md §12) go the same way.
-      const providers = await tx.identityProvider.findMany({
-        where: { secretCiphertext: { not: null } },
-        select: { id: true, slug: true, secretCiphertext: true, secretKeyId: true },
-        orderBy: { slug: "asc" },
-      });
-      const staleProviders: { id: string; plaintext: string }[] = [];
-      for (const row of providers) {
-        const sealed = { ciphertext: row.secretCiphertext ?? "", keyId: row.secretKeyId ?? "" };
-        let plaintext: string;
-        try {
-          plaintext = secrets.open(sealed.ciphertext, providerSecretContext(row.id));
-        } catch (error) {
-          const reason =
-            error instanceof SecretDecryptError ? error.message : "it could not be decrypted.";
-          unreadable.push({ id: row.id, name: `identity provider ${row.slug}`, reason });
-          continue;
-        }
-        if (secrets.isStale(sealed)) staleProviders.push({ id: row.id, plaintext });
-        else alreadyCurrent += 1;
       }
       // TRAP: docs/behaviour.md §1 — re-sealing some and failing on others would leave secrets only an old key opens.
       if (unreadable.length) throw new SecretRotationError(unreadable);
-      for (const { userId, plaintext } of staleTotp) {
-        const sealed = secrets.seal(plaintext, totpSealingId(userId));
-        await tx.user.update({
-          where: { id: userId },
-          data: { totpCiphertext: sealed.ciphertext, totpKeyId: sealed.keyId },
-        });
-      }
-      for (const { connectionId, plaintext } of stale) {
-        await tx.connectionSecret.update({
-          where: { connectionId },
-          data: secrets.seal(plaintext, connectionId),
-        });
-      }
-      for (const { id, plaintext } of staleProviders) {
-        const sealed = secrets.seal(plaintext, providerSecretContext(id));
-        await tx.identityProvider.update({
-          where: { id },
-          data: { secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId },
-        });
-      }
-      const resealed = stale.length + staleProviders.length;
+      for (const { kind, id, context, plaintext } of stale)
+        await kind.store(tx, id, secrets.seal(plaintext, context));
       await recordAudit(tx, actor, {
         action: "secrets.rotate",
         targetType: "connection_secret",
         details: {
-          resealed,
-          alreadyCurrent,
+          ...tally.secrets,
           keyId: secrets.currentKeyId,
-          twoFactorResealed: staleTotp.length,
+          twoFactorResealed: tally.twoFactor.resealed,
         },
       });
-      return {
-        resealed,
-        alreadyCurrent,
-        keyId: secrets.currentKeyId,
-        twoFactor: { resealed: staleTotp.length, alreadyCurrent: totpCurrent },
-      };
+      return { ...tally.secrets, keyId: secrets.currentKeyId, twoFactor: tally.twoFactor };
     },
     // A few thousand AES operations and updates can outlast Prisma's 5 s default.
     { timeout: 120_000, maxWait: 30_000 },
