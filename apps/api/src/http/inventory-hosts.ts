@@ -1,0 +1,196 @@
+// The guests of an inventory export as hosts, page by page (docs/behaviour.md §14.10–§14.13): the
+// viewer's guests that match the filter, each with a unique, stable host name and a primary
+// address. Pages are read by id, so 50,000 guests are never held at once.
+import { type Prisma, type PrismaClient, rowsByIdReader } from "@hyperlens/db";
+import type { Viewer } from "../auth/viewer.ts";
+import { visibleConnections, visibleVms } from "../auth/visibility.ts";
+import { vmGlobalId } from "../schema/virtual-machine.ts";
+import { type AddressPreference, familyOf } from "./inventory-query.ts";
+
+/** Guests per read: bounds what the server holds while the response streams. */
+export const HOST_PAGE_SIZE = 2000;
+
+const HOST_SELECT = {
+  select: {
+    id: true,
+    name: true,
+    nameSort: true,
+    source: true,
+    connectionId: true,
+    kind: true,
+    state: true,
+    cpuCount: true,
+    memoryBytes: true,
+    guestOs: true,
+    tags: true,
+    nodeName: true,
+    clusterName: true,
+    datacenterName: true,
+    hostName: true,
+    orgName: true,
+    vdcName: true,
+    vappName: true,
+    // TRAP: docs/behaviour.md §14.11 — a rejected or last-known address is no address to reach the guest at.
+    ips: { where: { isAccepted: true, isLastKnown: false }, select: { address: true } },
+    nics: { select: { key: true, mac: true } },
+  },
+} as const;
+
+type HostRow = Prisma.VirtualMachineGetPayload<typeof HOST_SELECT>;
+
+/** One guest as an export shows it. */
+export interface InventoryHost {
+  /** Unique among the viewer's live guests, and the same from one export to the next. */
+  hostName: string;
+  /** The guest's global id (as the GraphQL API names it). */
+  globalId: string;
+  row: HostRow;
+  connectionName: string;
+  /** Accepted, current addresses, the primary one first; undefined primary when there is none. */
+  addresses: string[];
+  primaryAddress: string | undefined;
+  /** MAC addresses of its NICs, in NIC order. */
+  macs: string[];
+}
+
+/** A name another visible guest also bears takes this suffix: the first 8 hex digits of its id. */
+export function suffixedHostName(name: string, id: string): string {
+  return `${name}-${id.replaceAll("-", "").slice(0, 8)}`;
+}
+
+/**
+ * The ids of guests whose name (any case) an earlier-seen live guest the viewer sees also bears:
+ * they are exported as {@link suffixedHostName}. Counted over every live guest the viewer sees,
+ * not only those the filter lists, so a host is named alike in every filtered export; and the
+ * first seen keeps the bare name, so a newcomer never renames a host that was there.
+ */
+async function idsNeedingSuffix(prisma: PrismaClient, viewer: Viewer): Promise<Set<string>> {
+  const live = { AND: [visibleVms(viewer), { removedAt: null }] };
+  const shared = await prisma.virtualMachine.groupBy({
+    by: ["nameSort"],
+    where: live,
+    having: { nameSort: { _count: { gt: 1 } } },
+  });
+  if (shared.length === 0) return new Set();
+  const bearers = await prisma.virtualMachine.findMany({
+    where: { AND: [live, { nameSort: { in: shared.map((s) => s.nameSort) } }] },
+    select: { id: true, nameSort: true },
+    orderBy: [{ firstSeenAt: "asc" }, { id: "asc" }],
+  });
+  const named = new Set<string>();
+  const suffixed = new Set<string>();
+  for (const { id, nameSort } of bearers) {
+    if (named.has(nameSort)) suffixed.add(id);
+    else named.add(nameSort);
+  }
+  return suffixed;
+}
+
+/** Where an address falls in the preference: lower sorts first. */
+function rank(address: string, preference: AddressPreference): [number, number] {
+  const family = familyOf(address);
+  const subnet = preference.subnets.findIndex(
+    (network) => network.family === family && inNetwork(address, network),
+  );
+  return [subnet === -1 ? preference.subnets.length : subnet, family === preference.family ? 0 : 1];
+}
+
+function inNetwork(address: string, network: { address: string; prefix: number }): boolean {
+  const a = addressBits(address);
+  const n = addressBits(network.address);
+  if (a === undefined || n === undefined || a.width !== n.width) return false;
+  const shift = BigInt(a.width - network.prefix);
+  return a.value >> shift === n.value >> shift;
+}
+
+function addressBits(address: string): { value: bigint; width: number } | undefined {
+  const family = familyOf(address);
+  if (family === "ipv4") {
+    const value = address.split(".").reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
+    return { value, width: 32 };
+  }
+  if (family !== "ipv6") return undefined;
+  // An embedded IPv4 tail (::ffff:10.0.0.1) as its two groups.
+  const text = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) =>
+    [((Number(a) << 8) | Number(b)).toString(16), ((Number(c) << 8) | Number(d)).toString(16)].join(
+      ":",
+    ),
+  );
+  const [head = "", tail] = text.split("::");
+  const headGroups = head ? head.split(":") : [];
+  const tailGroups = tail ? tail.split(":") : [];
+  const missing = 8 - headGroups.length - tailGroups.length;
+  const groups = [
+    ...headGroups,
+    ...Array(tail === undefined ? 0 : missing).fill("0"),
+    ...tailGroups,
+  ];
+  const value = groups.reduce((acc, group) => (acc << 16n) | BigInt(`0x${group || "0"}`), 0n);
+  return { value, width: 128 };
+}
+
+/**
+ * A guest's accepted, current addresses in preference order: by the listed subnets, then the
+ * preferred family, then as text — the first is its primary address.
+ */
+export function orderAddresses(addresses: string[], preference: AddressPreference): string[] {
+  const ranked = addresses.map((address) => ({ address, rank: rank(address, preference) }));
+  ranked.sort(
+    (x, y) =>
+      x.rank[0] - y.rank[0] ||
+      x.rank[1] - y.rank[1] ||
+      (x.address < y.address ? -1 : x.address > y.address ? 1 : 0),
+  );
+  return [...new Set(ranked.map((r) => r.address))];
+}
+
+/** What the filter and visibility allow, in `HOST_PAGE_SIZE` pages by id. */
+export async function* inventoryHosts(
+  prisma: PrismaClient,
+  viewer: Viewer,
+  where: Prisma.VirtualMachineWhereInput,
+  preference: AddressPreference,
+): AsyncGenerator<InventoryHost[]> {
+  const [suffixed, connections] = await Promise.all([
+    idsNeedingSuffix(prisma, viewer),
+    prisma.connection.findMany({
+      where: visibleConnections(viewer),
+      select: { id: true, name: true },
+    }),
+  ]);
+  const connectionNames = new Map(connections.map((c) => [c.id, c.name]));
+  const reader = rowsByIdReader("VirtualMachine", HOST_SELECT);
+  let after: string | undefined;
+  for (;;) {
+    const page = await prisma.virtualMachine.findMany({
+      // TRAP: docs/behaviour.md §7.9 — an export lists only the viewer's connections' guests.
+      where: { AND: [where, visibleVms(viewer), ...(after ? [{ id: { gt: after } }] : [])] },
+      orderBy: { id: "asc" },
+      take: HOST_PAGE_SIZE,
+      select: { id: true },
+    });
+    if (page.length === 0) return;
+    after = page.at(-1)?.id;
+    const ids = page.map((row) => row.id);
+    const rows = reader
+      ? await reader.read<HostRow>(prisma, ids)
+      : await prisma.virtualMachine.findMany({ ...HOST_SELECT, where: { id: { in: ids } } });
+    yield rows.map((row) => {
+      const addresses = orderAddresses(
+        row.ips.map((ip) => ip.address),
+        preference,
+      );
+      const nics = [...row.nics].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      return {
+        hostName: suffixed.has(row.id) ? suffixedHostName(row.name, row.id) : row.name,
+        globalId: vmGlobalId(row),
+        row,
+        connectionName: connectionNames.get(row.connectionId) ?? "",
+        addresses,
+        primaryAddress: addresses[0],
+        macs: nics.flatMap((nic) => (nic.mac ? [nic.mac] : [])),
+      };
+    });
+    if (page.length < HOST_PAGE_SIZE) return;
+  }
+}
