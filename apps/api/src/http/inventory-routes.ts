@@ -48,13 +48,24 @@ function writer(res: ServerResponse) {
     });
 }
 
+/**
+ * `Authorization: <token>` read as `Bearer <token>`: Prometheus' HTTP discovery (2.42, Debian 12)
+ * sends `authorization.credentials` without the scheme unless `type: Bearer` is written out.
+ */
+function schemeless(authorization: string | undefined): string | undefined {
+  return authorization && /^\S+$/.test(authorization) ? `Bearer ${authorization}` : authorization;
+}
+
 /** The caller, or a refusal already sent (401 without credentials, 403 without view). */
 async function viewerOf(
   req: IncomingMessage,
   res: ServerResponse,
   services: AppServices,
 ): Promise<Viewer | undefined> {
-  const credentials = { authorization: req.headers.authorization, cookie: req.headers.cookie };
+  const credentials = {
+    authorization: schemeless(req.headers.authorization),
+    cookie: req.headers.cookie,
+  };
   const viewer = await authenticate(services.prisma, credentials, services.sessionPolicy);
   if (!viewer) {
     countRejectedCredentials(services, credentials);
