@@ -236,10 +236,15 @@ async function restore(args: string[]) {
 }
 
 async function ansibleInventory(args: string[]) {
+  const env = {
+    HYPERLENS_URL: process.env.HYPERLENS_URL,
+    HYPERLENS_TOKEN: process.env.HYPERLENS_TOKEN,
+    HYPERLENS_INVENTORY_QUERY: process.env.HYPERLENS_INVENTORY_QUERY,
+  };
   if (args.length === 1 && args[0] === "--list")
-    return runAnsibleInventoryCommand({ list: true }, process.env);
+    return runAnsibleInventoryCommand({ list: true }, env);
   if (args.length === 2 && args[0] === "--host" && args[1])
-    return runAnsibleInventoryCommand({ host: args[1] }, process.env);
+    return runAnsibleInventoryCommand({ host: args[1] }, env);
   throw new UsageError("Give --list, or --host <name>.");
 }
 

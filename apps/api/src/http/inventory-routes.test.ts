@@ -57,6 +57,17 @@ describe("who may read the exports (§14.18)", () => {
     expect(Object.keys(((await res.json()) as Inventory)._meta.hostvars).length).toBeGreaterThan(0);
   });
 
+  it("a session that must change its password may not read them", async () => {
+    const cookie = await world.app.signedInAs("reset-user");
+    await world.app.services.prisma.user.update({
+      where: { username: "reset-user" },
+      data: { mustChangePassword: true },
+    });
+    const res = await get("/inventory/ansible", { cookie });
+    expect(res.status).toBe(403);
+    expect((await res.json()).errors[0].message).toMatch(/new password/);
+  });
+
   it("the token without its scheme, as Prometheus' discovery sends it, will do", async () => {
     expect((await get("/sd/prometheus", { authorization: token })).status).toBe(200);
   });
