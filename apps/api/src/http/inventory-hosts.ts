@@ -1,6 +1,7 @@
 // The guests of an inventory export as hosts, page by page (docs/behaviour.md §14.10–§14.13): the
 // viewer's guests that match the filter, each with a unique, stable host name and a primary
 // address. Pages are read by id, so 50,000 guests are never held at once.
+import { BlockList } from "node:net";
 import { type Prisma, type PrismaClient, rowsByIdReader } from "@hyperlens/db";
 import type { Viewer } from "../auth/viewer.ts";
 import { visibleConnections, visibleVms } from "../auth/visibility.ts";
@@ -87,46 +88,30 @@ async function idsNeedingSuffix(prisma: PrismaClient, viewer: Viewer): Promise<S
 }
 
 /** Where an address falls in the preference: lower sorts first. */
-function rank(address: string, preference: AddressPreference): [number, number] {
+function rank(
+  address: string,
+  preference: AddressPreference,
+  networks: readonly BlockList[],
+): [number, number] {
   const family = familyOf(address);
-  const subnet = preference.subnets.findIndex(
-    (network) => network.family === family && inNetwork(address, network),
-  );
-  return [subnet === -1 ? preference.subnets.length : subnet, family === preference.family ? 0 : 1];
+  const subnet = family ? networks.findIndex((network) => network.check(address, family)) : -1;
+  return [subnet === -1 ? networks.length : subnet, family === preference.family ? 0 : 1];
 }
 
-function inNetwork(address: string, network: { address: string; prefix: number }): boolean {
-  const a = addressBits(address);
-  const n = addressBits(network.address);
-  if (a === undefined || n === undefined || a.width !== n.width) return false;
-  const shift = BigInt(a.width - network.prefix);
-  return a.value >> shift === n.value >> shift;
-}
+/** One BlockList per listed subnet, so the index of the first match is the subnet's rank. */
+const subnetLists = new WeakMap<AddressPreference, BlockList[]>();
 
-function addressBits(address: string): { value: bigint; width: number } | undefined {
-  const family = familyOf(address);
-  if (family === "ipv4") {
-    const value = address.split(".").reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
-    return { value, width: 32 };
+function networksOf(preference: AddressPreference): BlockList[] {
+  let lists = subnetLists.get(preference);
+  if (!lists) {
+    lists = preference.subnets.map((subnet) => {
+      const list = new BlockList();
+      list.addSubnet(subnet.address, subnet.prefix, subnet.family);
+      return list;
+    });
+    subnetLists.set(preference, lists);
   }
-  if (family !== "ipv6") return undefined;
-  // An embedded IPv4 tail (::ffff:10.0.0.1) as its two groups.
-  const text = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) =>
-    [((Number(a) << 8) | Number(b)).toString(16), ((Number(c) << 8) | Number(d)).toString(16)].join(
-      ":",
-    ),
-  );
-  const [head = "", tail] = text.split("::");
-  const headGroups = head ? head.split(":") : [];
-  const tailGroups = tail ? tail.split(":") : [];
-  const missing = 8 - headGroups.length - tailGroups.length;
-  const groups = [
-    ...headGroups,
-    ...Array(tail === undefined ? 0 : missing).fill("0"),
-    ...tailGroups,
-  ];
-  const value = groups.reduce((acc, group) => (acc << 16n) | BigInt(`0x${group || "0"}`), 0n);
-  return { value, width: 128 };
+  return lists;
 }
 
 /**
@@ -134,7 +119,11 @@ function addressBits(address: string): { value: bigint; width: number } | undefi
  * preferred family, then as text — the first is its primary address.
  */
 export function orderAddresses(addresses: string[], preference: AddressPreference): string[] {
-  const ranked = addresses.map((address) => ({ address, rank: rank(address, preference) }));
+  const networks = networksOf(preference);
+  const ranked = addresses.map((address) => ({
+    address,
+    rank: rank(address, preference, networks),
+  }));
   ranked.sort(
     (x, y) =>
       x.rank[0] - y.rank[0] ||
@@ -160,8 +149,7 @@ export async function* inventoryHosts(
   ]);
   const connectionNames = new Map(connections.map((c) => [c.id, c.name]));
   const reader = rowsByIdReader("VirtualMachine", HOST_SELECT);
-  let after: string | undefined;
-  for (;;) {
+  const readPage = async (after: string | undefined) => {
     const page = await prisma.virtualMachine.findMany({
       // TRAP: docs/behaviour.md §7.9 — an export lists only the viewer's connections' guests.
       where: { AND: [where, visibleVms(viewer), ...(after ? [{ id: { gt: after } }] : [])] },
@@ -169,28 +157,39 @@ export async function* inventoryHosts(
       take: HOST_PAGE_SIZE,
       select: { id: true },
     });
-    if (page.length === 0) return;
-    after = page.at(-1)?.id;
+    if (page.length === 0) return undefined;
     const ids = page.map((row) => row.id);
     const rows = reader
       ? await reader.read<HostRow>(prisma, ids)
       : await prisma.virtualMachine.findMany({ ...HOST_SELECT, where: { id: { in: ids } } });
-    yield rows.map((row) => {
-      const addresses = orderAddresses(
-        row.ips.map((ip) => ip.address),
-        preference,
-      );
-      const nics = [...row.nics].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      return {
-        hostName: suffixed.has(row.id) ? suffixedHostName(row.name, row.id) : row.name,
-        globalId: vmGlobalId(row),
-        row,
-        connectionName: connectionNames.get(row.connectionId) ?? "",
-        addresses,
-        primaryAddress: addresses[0],
-        macs: nics.flatMap((nic) => (nic.mac ? [nic.mac] : [])),
-      };
-    });
-    if (page.length < HOST_PAGE_SIZE) return;
+    return { rows, last: ids.at(-1), isFull: page.length === HOST_PAGE_SIZE };
+  };
+  // The next page is read while this one is written out: on a database server the two overlap.
+  let next = readPage(undefined);
+  try {
+    for (;;) {
+      const page = await next;
+      if (!page) return;
+      next = page.isFull ? readPage(page.last) : Promise.resolve(undefined);
+      yield page.rows.map((row) => {
+        const addresses = orderAddresses(
+          row.ips.map((ip) => ip.address),
+          preference,
+        );
+        const nics = [...row.nics].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+        return {
+          hostName: suffixed.has(row.id) ? suffixedHostName(row.name, row.id) : row.name,
+          globalId: vmGlobalId(row),
+          row,
+          connectionName: connectionNames.get(row.connectionId) ?? "",
+          addresses,
+          primaryAddress: addresses[0],
+          macs: nics.flatMap((nic) => (nic.mac ? [nic.mac] : [])),
+        };
+      });
+    }
+  } finally {
+    // A client that went away leaves a read in flight: its failure is nobody's to hear.
+    next.catch(() => {});
   }
 }

@@ -1,5 +1,6 @@
 // The HTTP server: GraphQL (HTTP, SSE, WebSocket) on /graphql, health and readiness probes,
-// Prometheus metrics, single sign-on redirects, the inventory exports (Ansible, Prometheus), and a request-body cap applied before anything reads the body.
+// Prometheus metrics, single sign-on redirects, the inventory exports (Ansible, Prometheus), and a
+// request-body cap applied before anything reads the body.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
