@@ -66,7 +66,7 @@ export function hostVars(host: InventoryHost): Record<string, unknown> {
     hyperlens_os: row.guestOs,
     hyperlens_os_family: osFamily(row.guestOs) ?? null,
     hyperlens_cpus: row.cpuCount,
-    hyperlens_memory_bytes: row.memoryBytes === null ? null : Number(row.memoryBytes),
+    hyperlens_memory_bytes: row.memoryBytes,
     hyperlens_ips: host.addresses,
     hyperlens_macs: host.macs,
   };

@@ -1,8 +1,9 @@
 // The guests of an inventory export as hosts, page by page (docs/behaviour.md §14.10–§14.13): the
 // viewer's guests that match the filter, each with a unique, stable host name and a primary
-// address. Pages are read by id, so 50,000 guests are never held at once.
+// address. Only their ids are held at once; rows are read and written a page at a time.
 import { BlockList } from "node:net";
-import { type Prisma, type PrismaClient, rowsByIdReader } from "@hyperlens/db";
+import { type Prisma, type PrismaClient, rawQuery } from "@hyperlens/db";
+import type { ConnectionKind } from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
 import { visibleConnections, visibleVms } from "../auth/visibility.ts";
 import { vmGlobalId } from "../schema/virtual-machine.ts";
@@ -11,33 +12,46 @@ import { type AddressPreference, familyOf } from "./inventory-query.ts";
 /** Guests per read: bounds what the server holds while the response streams. */
 export const HOST_PAGE_SIZE = 2000;
 
-const HOST_SELECT = {
-  select: {
-    id: true,
-    name: true,
-    nameSort: true,
-    source: true,
-    connectionId: true,
-    kind: true,
-    state: true,
-    cpuCount: true,
-    memoryBytes: true,
-    guestOs: true,
-    tags: true,
-    nodeName: true,
-    clusterName: true,
-    datacenterName: true,
-    hostName: true,
-    orgName: true,
-    vdcName: true,
-    vappName: true,
-    // TRAP: docs/behaviour.md §14.11 — a rejected or last-known address is no address to reach the guest at.
-    ips: { where: { isAccepted: true, isLastKnown: false }, select: { address: true } },
-    nics: { select: { key: true, mac: true } },
-  },
-} as const;
+/**
+ * The columns an export shows, for one page of ids, in one statement: the filter already chose
+ * the ids (through the unified list's own condition), so this only projects. Plain arrays instead
+ * of the JSON rowsByIdReader builds: over 50,000 guests on PostgreSQL its pages took 1.3–1.5 s,
+ * this statement about half that, and the exports went from 3.3–4.0 s to 1.3–1.7 s (2026-12-05).
+ */
+const HOSTS_BY_ID = `
+  SELECT v.id, v.name, v.source, v."connectionId", v.kind, v.state, v."cpuCount",
+    v."memoryBytes"::float8 AS "memoryBytes", v."guestOs", v.tags, v."nodeName", v."clusterName",
+    v."datacenterName", v."hostName", v."orgName", v."vdcName", v."vappName",
+    ARRAY(SELECT i.address FROM ip_addresses i
+      -- TRAP: docs/behaviour.md §14.11 — a rejected or last-known address is no address to reach the guest at.
+      WHERE i."vmId" = v.id AND i."isAccepted" AND NOT i."isLastKnown") AS ips,
+    ARRAY(SELECT n.mac FROM nics n WHERE n."vmId" = v.id AND n.mac IS NOT NULL ORDER BY n.key) AS macs
+  FROM virtual_machines v
+  WHERE v.id = ANY($1::uuid[])
+  ORDER BY v.id`;
 
-type HostRow = Prisma.VirtualMachineGetPayload<typeof HOST_SELECT>;
+/** One row of {@link HOSTS_BY_ID}. */
+export interface HostRow {
+  id: string;
+  name: string;
+  source: ConnectionKind;
+  connectionId: string;
+  kind: string;
+  state: string;
+  cpuCount: number | null;
+  memoryBytes: number | null;
+  guestOs: string | null;
+  tags: string[];
+  nodeName: string | null;
+  clusterName: string | null;
+  datacenterName: string | null;
+  hostName: string | null;
+  orgName: string | null;
+  vdcName: string | null;
+  vappName: string | null;
+  ips: string[];
+  macs: string[];
+}
 
 /** One guest as an export shows it. */
 export interface InventoryHost {
@@ -148,35 +162,29 @@ export async function* inventoryHosts(
     }),
   ]);
   const connectionNames = new Map(connections.map((c) => [c.id, c.name]));
-  const reader = rowsByIdReader("VirtualMachine", HOST_SELECT);
-  const readPage = async (after: string | undefined) => {
-    const page = await prisma.virtualMachine.findMany({
+  // The ids the filter and visibility allow, at once (50,000 ids are 4 MB, read in one indexed
+  // pass); the rows, with their addresses, a page at a time.
+  const ids = (
+    await prisma.virtualMachine.findMany({
       // TRAP: docs/behaviour.md §7.9 — an export lists only the viewer's connections' guests.
-      where: { AND: [where, visibleVms(viewer), ...(after ? [{ id: { gt: after } }] : [])] },
+      where: { AND: [where, visibleVms(viewer)] },
       orderBy: { id: "asc" },
-      take: HOST_PAGE_SIZE,
       select: { id: true },
-    });
-    if (page.length === 0) return undefined;
-    const ids = page.map((row) => row.id);
-    const rows = reader
-      ? await reader.read<HostRow>(prisma, ids)
-      : await prisma.virtualMachine.findMany({ ...HOST_SELECT, where: { id: { in: ids } } });
-    return { rows, last: ids.at(-1), isFull: page.length === HOST_PAGE_SIZE };
-  };
-  // The next page is read while this one is written out: on a database server the two overlap.
-  let next = readPage(undefined);
+    })
+  ).map((row) => row.id);
+  const readPage = (start: number) =>
+    start < ids.length
+      ? rawQuery<HostRow>(prisma, HOSTS_BY_ID, [ids.slice(start, start + HOST_PAGE_SIZE)])
+      : Promise.resolve(undefined);
+  // The next page is read while this one is written out, so the two overlap.
+  let next = readPage(0);
   try {
-    for (;;) {
-      const page = await next;
-      if (!page) return;
-      next = page.isFull ? readPage(page.last) : Promise.resolve(undefined);
-      yield page.rows.map((row) => {
-        const addresses = orderAddresses(
-          row.ips.map((ip) => ip.address),
-          preference,
-        );
-        const nics = [...row.nics].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    for (let start = 0; ; start += HOST_PAGE_SIZE) {
+      const rows = await next;
+      if (!rows) return;
+      next = readPage(start + HOST_PAGE_SIZE);
+      yield rows.map((row) => {
+        const addresses = orderAddresses(row.ips, preference);
         return {
           hostName: suffixed.has(row.id) ? suffixedHostName(row.name, row.id) : row.name,
           globalId: vmGlobalId(row),
@@ -184,7 +192,7 @@ export async function* inventoryHosts(
           connectionName: connectionNames.get(row.connectionId) ?? "",
           addresses,
           primaryAddress: addresses[0],
-          macs: nics.flatMap((nic) => (nic.mac ? [nic.mac] : [])),
+          macs: row.macs,
         };
       });
     }
