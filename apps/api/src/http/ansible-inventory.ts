@@ -8,6 +8,22 @@ export function groupName(prefix: string, value: string): string {
   return `${prefix}_${value.toLowerCase().replace(/[^a-z0-9_]/g, "_")}`;
 }
 
+/**
+ * {@link groupName} and {@link osFamily} remembered for one export: nodes, tags, states and OS
+ * names repeat across thousands of guests.
+ */
+function memoized<T>(compute: (key: string) => T): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    let value = known.get(key);
+    if (value === undefined && !known.has(key)) {
+      value = compute(key);
+      known.set(key, value);
+    }
+    return value as T;
+  };
+}
+
 /** The OS family of a guest OS as the sources spell it (`l26`, `win11`, `Ubuntu Linux (64-bit)`). */
 export function osFamily(guestOs: string | null): string | undefined {
   if (!guestOs) return undefined;
@@ -23,13 +39,15 @@ export function osFamily(guestOs: string | null): string | undefined {
   return "other";
 }
 
+type Namer = (prefix: string, value: string) => string;
+
 /** The groups a host belongs to. */
-export function groupsOf(host: InventoryHost): string[] {
+export function groupsOf(host: InventoryHost, name: Namer = groupName): string[] {
   const { row } = host;
   const groups = [
-    groupName("source", row.source),
-    groupName("connection", host.connectionName),
-    groupName("state", row.state),
+    name("source", row.source),
+    name("connection", host.connectionName),
+    name("state", row.state),
   ];
   const located: [string, string | null][] = [
     ["cluster", row.clusterName],
@@ -37,10 +55,10 @@ export function groupsOf(host: InventoryHost): string[] {
     ["org", row.orgName],
     ["vdc", row.vdcName],
   ];
-  for (const [prefix, value] of located) if (value) groups.push(groupName(prefix, value));
-  for (const tag of row.tags) groups.push(groupName("tag", tag));
+  for (const [prefix, value] of located) if (value) groups.push(name(prefix, value));
+  for (const tag of row.tags) groups.push(name("tag", tag));
   const family = osFamily(row.guestOs);
-  if (family) groups.push(groupName("os", family));
+  if (family) groups.push(name("os", family));
   return [...new Set(groups)];
 }
 
@@ -81,6 +99,11 @@ export async function writeAnsibleInventory(
   write: (chunk: string) => Promise<void>,
 ): Promise<void> {
   const members = new Map<string, string[]>();
+  const named = memoized((key) => {
+    const at = key.indexOf(":");
+    return groupName(key.slice(0, at), key.slice(at + 1));
+  });
+  const name: Namer = (prefix, value) => named(`${prefix}:${value}`);
   await write('{"_meta":{"hostvars":{');
   let first = true;
   for await (const page of pages) {
@@ -88,7 +111,7 @@ export async function writeAnsibleInventory(
     for (const host of page) {
       chunk += `${first ? "" : ","}${JSON.stringify(host.hostName)}:${JSON.stringify(hostVars(host))}`;
       first = false;
-      for (const group of groupsOf(host)) {
+      for (const group of groupsOf(host, name)) {
         const list = members.get(group);
         if (list) list.push(host.hostName);
         else members.set(group, [host.hostName]);
