@@ -12,6 +12,7 @@ const root = path.resolve(import.meta.dirname, "..");
 /** A running Hyperlens server. */
 export interface HyperlensProcess {
   url: string;
+  pid: number;
   /** Seconds from spawn to the first 200 from /readyz. */
   readySeconds: number;
   /** The process's peak resident set so far (VmHWM), in MB. */
@@ -150,6 +151,7 @@ export async function startHyperlens(options: {
   });
   return {
     url,
+    pid,
     readySeconds,
     peakRssMb: () => peakRssMbOf(pid),
     cpuSeconds: () => cpuSecondsOf(pid),

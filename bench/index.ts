@@ -4,7 +4,8 @@
 // Takes about 15 minutes at full scale; figures taken while other work shares the CPU are noisy.
 //
 // Environment (defaults are issue 8's scale):
-//   BENCH_ONLY=proxmox,vcd          scenarios to run: startup, proxmox, vcd, vcenter, list, sso (all)
+//   BENCH_ONLY=proxmox,vcd          scenarios to run: startup, proxmox, vcd, vcenter, list,
+//                                   inventory-export, sso (all)
 //   BENCH_RUNTIME=bundle|tsx        the server from apps/api/dist as production runs it, built
 //                                   first with `npm run build` (bundle), or the sources (tsx)
 //   BENCH_LATENCY_MS=20             stand-in latency per request
@@ -13,6 +14,7 @@
 //   BENCH_VCENTER_VMS=10000
 //   BENCH_LIST_VMS=50000    BENCH_LIST_RUNS=200  (on PostgreSQL the list also reads its pages
 //                                   with Prisma relationJoins beside rows-by-id, see list-read-strategies.ts)
+//   BENCH_EXPORT_VMS=50000  BENCH_EXPORT_RUNS=5  (GET /inventory/ansible and /sd/prometheus)
 //   BENCH_STARTUP_RUNS=3
 //   BENCH_SSO_RUNS=40               OpenID Connect sign-ins against the in-process provider (sso)
 //   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir
@@ -23,6 +25,7 @@ import { spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { type Figure, formatTable, writeResults } from "./figures.ts";
+import { benchInventoryExport } from "./inventory-export.ts";
 import { benchInventoryList } from "./inventory-list.ts";
 import { benchProxmoxSync } from "./proxmox-sync.ts";
 import { type ScenarioName, settings } from "./settings.ts";
@@ -37,6 +40,7 @@ const SCENARIO_RUNS: Record<ScenarioName, () => Promise<Figure[]>> = {
   vcd: benchVcdSync,
   vcenter: benchVcenterSync,
   list: benchInventoryList,
+  "inventory-export": benchInventoryExport,
   sso: benchSsoSignIn,
 };
 

@@ -9,7 +9,15 @@ const number = (name: string, fallback: number): number => {
 };
 
 /** Scenario names, in the order `npm run bench` runs them. */
-export const SCENARIOS = ["startup", "proxmox", "vcd", "vcenter", "list", "sso"] as const;
+export const SCENARIOS = [
+  "startup",
+  "proxmox",
+  "vcd",
+  "vcenter",
+  "list",
+  "inventory-export",
+  "sso",
+] as const;
 /** One scenario name. */
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -44,6 +52,8 @@ export const settings = {
   vcenterVms: number("BENCH_VCENTER_VMS", 10_000),
   listVms: number("BENCH_LIST_VMS", 50_000),
   listRuns: number("BENCH_LIST_RUNS", 200),
+  exportVms: number("BENCH_EXPORT_VMS", 50_000),
+  exportRuns: number("BENCH_EXPORT_RUNS", 5),
   startupRuns: number("BENCH_STARTUP_RUNS", 3),
   ssoRuns: number("BENCH_SSO_RUNS", 40),
   /** A PostgreSQL server: every scenario then works in its own throw-away database on it. */

@@ -96,6 +96,10 @@ const schema = z.object({
   HYPERLENS_PUBLIC_URL: publicUrlSetting,
   HYPERLENS_IDENTITY_PROVIDERS: z.string().optional(),
   HYPERLENS_TRUSTED_PROXIES: cidrList,
+  HYPERLENS_INVENTORY_ADDRESS_FAMILY: z
+    .enum(["ipv4", "ipv6"], { error: "must be ipv4 or ipv6" })
+    .default("ipv4"),
+  HYPERLENS_INVENTORY_SUBNETS: cidrList,
   HYPERLENS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS: z.coerce
     .number({ error: "must be a number of seconds" })
@@ -137,6 +141,10 @@ export interface Config {
    * empty: the TCP peer is the client.
    */
   trustedProxies: Cidr[];
+  /** The inventory exports' primary address: this family first (`?prefer=` overrides it). */
+  inventoryAddressFamily: "ipv4" | "ipv6";
+  /** The inventory exports' primary address: in these networks first, in order (`?subnet=`). */
+  inventorySubnets: Cidr[];
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** How often an open WebSocket's session or token is checked again. */
   subscriptionRecheckMs: number;
@@ -218,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     publicUrl: c.HYPERLENS_PUBLIC_URL,
     trustedProxies: parseCidrList(c.HYPERLENS_TRUSTED_PROXIES ?? "").networks,
+    inventoryAddressFamily: c.HYPERLENS_INVENTORY_ADDRESS_FAMILY,
+    inventorySubnets: parseCidrList(c.HYPERLENS_INVENTORY_SUBNETS ?? "").networks,
     logLevel: c.HYPERLENS_LOG_LEVEL,
     subscriptionRecheckMs: c.HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS * 1000,
     isDemo: isOn(c.HYPERLENS_DEMO),

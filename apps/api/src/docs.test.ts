@@ -17,7 +17,7 @@ const read = (file: string) => readFileSync(path.join(root, file), "utf8");
 const PACKAGING_VARIABLES = ["HYPERLENS_WEB_DIR", "HYPERLENS_MIGRATIONS_DIR"];
 
 /** Read directly by the command line only (a client's setting), documented in docs/operations.md. */
-const CLI_VARIABLES = ["HYPERLENS_TOKEN"];
+const CLI_VARIABLES = ["HYPERLENS_TOKEN", "HYPERLENS_URL", "HYPERLENS_INVENTORY_QUERY"];
 
 /** Not read by the server: compose interpolation, an integrator's shell, test knobs. */
 const OTHER_VARIABLES = [

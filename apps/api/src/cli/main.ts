@@ -19,6 +19,7 @@ import {
 import { createUser } from "../services/users.ts";
 import { RedisStartupError } from "../syncs/progress-events.ts";
 import { describeBuild } from "../version.ts";
+import { InventoryCommandError, runAnsibleInventoryCommand } from "./ansible-inventory-command.ts";
 import { NotEmbeddedError, runBackupCommand, runRestoreCommand } from "./backup-command.ts";
 import { readPassword } from "./read-password.ts";
 import { runSyncCommand } from "./sync-command.ts";
@@ -71,6 +72,11 @@ Commands:
                                                     is not in the archive
   restore <file>                                    restore a backup into an empty data directory
                                                     (the server must not be running)
+  ansible-inventory --list | --host <name>          Ansible's inventory from a running server
+                                                    (HYPERLENS_URL, HYPERLENS_TOKEN; a filter in
+                                                    HYPERLENS_INVENTORY_QUERY, e.g. tags=web);
+                                                    --host prints that host's variables, {} if
+                                                    the inventory has no such host
 `;
 
 /** A wrong command line: printed with the usage, exit code 2. */
@@ -229,6 +235,19 @@ async function restore(args: string[]) {
   await runRestoreCommand(loadConfig(), positional[0]);
 }
 
+async function ansibleInventory(args: string[]) {
+  const env = {
+    HYPERLENS_URL: process.env.HYPERLENS_URL,
+    HYPERLENS_TOKEN: process.env.HYPERLENS_TOKEN,
+    HYPERLENS_INVENTORY_QUERY: process.env.HYPERLENS_INVENTORY_QUERY,
+  };
+  if (args.length === 1 && args[0] === "--list")
+    return runAnsibleInventoryCommand({ list: true }, env);
+  if (args.length === 2 && args[0] === "--host" && args[1])
+    return runAnsibleInventoryCommand({ host: args[1] }, env);
+  throw new UsageError("Give --list, or --host <name>.");
+}
+
 async function run(argv: string[]) {
   const [command, sub, ...rest] = argv;
   if (command === "--version" && sub === undefined) return console.log(describeBuild());
@@ -242,6 +261,7 @@ async function run(argv: string[]) {
   if (command === "sync") return sync(argv.slice(1));
   if (command === "backup") return backup(argv.slice(1));
   if (command === "restore") return restore(argv.slice(1));
+  if (command === "ansible-inventory") return ansibleInventory(argv.slice(1));
   if (command === undefined || command === "help" || command === "--help") {
     console.log(USAGE);
     return;
@@ -270,6 +290,7 @@ run(process.argv.slice(2)).then(
       BackupError,
       ServerHoldsDatabaseError,
       UnknownUserError,
+      InventoryCommandError,
     ];
     if (known.some((type) => error instanceof type)) {
       const field = error instanceof ValidationError && error.field ? `${error.field}: ` : "";

@@ -1,5 +1,6 @@
 // The HTTP server: GraphQL (HTTP, SSE, WebSocket) on /graphql, health and readiness probes,
-// Prometheus metrics, single sign-on redirects, and a request-body cap applied before anything reads the body.
+// Prometheus metrics, single sign-on redirects, the inventory exports (Ansible, Prometheus), and a
+// request-body cap applied before anything reads the body.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
@@ -9,6 +10,7 @@ import { BUILD_INFO } from "../version.ts";
 import { answerBackup, BACKUP_PATH } from "./backup-route.ts";
 import { clientAddressResolver } from "./client-address.ts";
 import { answerClientErrors } from "./client-errors.ts";
+import { createInventoryRoutes } from "./inventory-routes.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 import { createOidcRoutes } from "./oidc-routes.ts";
 import { isPublicHost, MISDIRECTED_STATUS, misdirectedRequestBody } from "./public-url.ts";
@@ -64,6 +66,7 @@ export async function startServer(services: AppServices, config: Config): Promis
   const serveWebApp = createStaticHandler();
   const clientAddressOf = clientAddressResolver(config.trustedProxies);
   const answerOidc = createOidcRoutes(services, config, clientAddressOf);
+  const answerInventory = createInventoryRoutes(services, config);
   const server = createServer(async (req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/healthz") return sendJson(res, 200, { status: "ok", ...BUILD_INFO });
@@ -93,6 +96,7 @@ export async function startServer(services: AppServices, config: Config): Promis
       return sendJson(res, MISDIRECTED_STATUS, misdirectedRequestBody(publicUrl));
     if (path === BACKUP_PATH) return answerBackup(req, res, services);
     if (path?.startsWith("/auth/oidc/") && (await answerOidc(req, res, path))) return;
+    if (path && (await answerInventory(req, res, path))) return;
     if (path === yoga.graphqlEndpoint) {
       const problem = bodyProblem(req);
       if (problem) {
