@@ -277,6 +277,15 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
       .getByRole("textbox", { name: "Prometheus service discovery" })
       .inputValue();
     assert.ok(prometheus.includes(`credentials: "${token}"`), prometheus);
+    // The snippet's address, with its token, is what Prometheus will be told: the db-01s, on 9100.
+    const sdUrl = /url: "([^"]+)"/.exec(prometheus)?.[1] ?? "";
+    const discovery = await fetch(sdUrl, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(discovery.status, 200);
+    const groups = (await discovery.json()) as { labels: Record<string, string> }[];
+    const names = new Set(groups.map((g) => g.labels.__meta_hyperlens_vm_name));
+    const vms = new Set(groups.map((g) => g.labels.__meta_hyperlens_vm_id));
+    assert.deepEqual([...names], ["db-01"], "only what the Servers filter shows");
+    assert.equal(vms.size, groups.length, "one target per VM");
     await expectAccessible("integrations page");
     await page.screenshot({ path: path.join(ARTIFACTS, "integrations.png"), fullPage: true });
   });
