@@ -93,7 +93,12 @@ describe("address events (docs/behaviour.md §14.3)", () => {
     const seen = await lastSequence();
     const [ip] = makeVm(100).ips;
     const moved = { ...ip, address: "10.0.0.200" } as NeutralVm["ips"][number];
-    const rejected = { ...moved, address: "172.17.0.1", interfaceName: "docker0", isAccepted: false };
+    const rejected = {
+      ...moved,
+      address: "172.17.0.1",
+      interfaceName: "docker0",
+      isAccepted: false,
+    };
     await sync(guests(makeVm(100, { ips: [moved, rejected] })));
     const events = (await eventsAfter(seen)).filter((e) => e.type.startsWith("IP_"));
     expect(events.map((e) => [e.type, (e.data as { address: string }).address])).toEqual([
