@@ -10,8 +10,6 @@ import { builder } from "./builder.ts";
 
 const viewScope = { VIEW_INVENTORY: true } as const;
 
-/** How often a live subscriber reads the feed when no notice woke it (a missed notice's bound). */
-const FEED_POLL_MS = 10_000;
 const DEFAULT_PAGE = 100;
 const MAX_PAGE = 500;
 
@@ -131,7 +129,7 @@ builder.subscriptionField("inventoryChanged", (t) =>
     subscribe: (_root, args, ctx) =>
       // TRAP: docs/behaviour.md §14.7 — visibility is applied where rows are read, never to a
       // notice: a notice carries no event, so none can leak.
-      followFeed(ctx.prisma, ctx.events, feedWhere(ctx, args.filter), FEED_POLL_MS),
+      followFeed(ctx.prisma, ctx.events, feedWhere(ctx, args.filter), ctx.feedPollMs),
     resolve: (event) => event,
   }),
 );
