@@ -11,6 +11,7 @@ import { type AppMetrics, createMetrics } from "./metrics/metrics.ts";
 import { hasAnyUser } from "./services/users.ts";
 import { startAbandonedRunSweep } from "./syncs/abandoned-run-sweep.ts";
 import { createSyncCoordinator } from "./syncs/coordinator.ts";
+import { startFeedRetentionSweep } from "./syncs/feed-retention-sweep.ts";
 import { recoverInterruptedSyncs } from "./syncs/lease.ts";
 import { connectRedisSyncEvents, createSyncEvents } from "./syncs/progress-events.ts";
 import { createScheduler } from "./syncs/scheduler.ts";
@@ -89,6 +90,7 @@ export async function createServices(
       ...(options.role ? { role: options.role } : {}),
     }),
     manualSyncCooldownMs: config.manualSyncCooldownMs,
+    feedPollMs: config.feedPollMs,
     targetPolicy: { allowLoopbackTargets: config.allowLoopbackTargets },
     metrics: options.metrics ?? createMetrics(),
     tracing: await startTracing(config.tracing, logger),
@@ -131,6 +133,7 @@ export async function startApp(
         })
       : undefined;
     const sweep = startAbandonedRunSweep(services, config.syncLeaseMs);
+    const feedRetention = startFeedRetentionSweep(services, config.feedRetentionMs);
     let closing: Promise<void> | undefined;
     return {
       url: server.url,
@@ -142,6 +145,7 @@ export async function startApp(
           services.syncs.stopTakingSyncs();
           await scheduler?.stop();
           await sweep.stop();
+          await feedRetention.stop();
           await services.syncs.drain(config.shutdownGraceMs);
           await server.close();
           await demo?.close();

@@ -35,6 +35,14 @@ const seconds = (fallback: number, min: number, max: number) =>
     .max(max, `must be between ${min} and ${max} seconds`)
     .default(fallback);
 
+const days = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: "must be a number of days" })
+    .int("must be a whole number of days")
+    .min(min, `must be between ${min} and ${max} days`)
+    .max(max, `must be between ${min} and ${max} days`)
+    .default(fallback);
+
 const flag = (fallback: "0" | "1") =>
   z.enum(["0", "1", "false", "true"], { error: "must be 1/true or 0/false" }).default(fallback);
 
@@ -115,6 +123,8 @@ const schema = z.object({
   HYPERLENS_SYNC_LEASE_SECONDS: seconds(60, 2, 3600),
   HYPERLENS_SHUTDOWN_GRACE_SECONDS: seconds(30, 0, 3600),
   HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS: seconds(60, 0, 86400),
+  HYPERLENS_FEED_RETENTION_DAYS: days(90, 1, 36500),
+  HYPERLENS_FEED_POLL_SECONDS: seconds(10, 1, 3600),
   ...TRACING_VARIABLES,
 });
 
@@ -170,6 +180,10 @@ export interface Config {
    * instead of reading the hypervisor again (0: off). Scheduled syncs do not wait for it.
    */
   manualSyncCooldownMs: number;
+  /** How long change-feed events are kept; older ones are deleted by a periodic sweep. */
+  feedRetentionMs: number;
+  /** How often a live feed subscriber reads the feed when no notice woke it. */
+  feedPollMs: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; null when off (the default). */
   tracing: TracingConfig | null;
   /** Single sign-on and directory providers from HYPERLENS_IDENTITY_PROVIDERS (read-only in the UI). */
@@ -238,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncLeaseMs: c.HYPERLENS_SYNC_LEASE_SECONDS * 1000,
     shutdownGraceMs: c.HYPERLENS_SHUTDOWN_GRACE_SECONDS * 1000,
     manualSyncCooldownMs: c.HYPERLENS_MANUAL_SYNC_COOLDOWN_SECONDS * 1000,
+    feedRetentionMs: c.HYPERLENS_FEED_RETENTION_DAYS * 86_400_000,
+    feedPollMs: c.HYPERLENS_FEED_POLL_SECONDS * 1000,
     tracing: tracingConfigFrom(c),
     identityProviders: providers.providers,
   };

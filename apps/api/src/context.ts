@@ -26,6 +26,8 @@ export interface AppServices {
   syncs: SyncCoordinator;
   /** How long after a connection's last run started a manual sync gets that run back (0: off). */
   manualSyncCooldownMs: number;
+  /** How often a live change-feed subscriber reads the feed when no notice woke it. */
+  feedPollMs: number;
   /** Which addresses connections may point at, at save and at connect (HYPERLENS_ALLOW_LOOPBACK_TARGETS). */
   targetPolicy: TargetAddressPolicy;
   metrics: AppMetrics;

@@ -33,7 +33,8 @@ export async function appendInventoryEvents(
   events: readonly NewInventoryEvent[],
 ): Promise<number> {
   if (events.length === 0) return 0;
-  await db.$queryRawUnsafe("SELECT pg_advisory_xact_lock($1::bigint)", INVENTORY_FEED_LOCK_KEY);
+  // Executed, not queried: Prisma's own transaction client cannot read back a `void` column.
+  await db.$executeRawUnsafe("SELECT pg_advisory_xact_lock($1::bigint)", INVENTORY_FEED_LOCK_KEY);
   return insertRows(
     db,
     "inventory_events",

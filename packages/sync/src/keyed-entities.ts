@@ -17,7 +17,8 @@ export interface StoredKeyed {
 
 /** What to do with the nodes or edge gateways of one connection. */
 export interface KeyedPlan<T> {
-  writes: { item: T; fingerprint: string }[];
+  /** `id` is the stored row's, or the one a new row is inserted with. */
+  writes: { item: T; fingerprint: string; id: string; stored?: StoredKeyed }[];
   removals: StoredKeyed[];
   guard: GuardDecision;
   /** Missing but kept because the guard fired. */
@@ -43,7 +44,7 @@ export function planKeyed<T extends { externalId: string }>(
     const fingerprint = fingerprintOf(item);
     const row = byId.get(item.externalId);
     if (!row || row.fingerprint !== fingerprint || row.removedAt)
-      writes.push({ item, fingerprint });
+      writes.push({ item, fingerprint, id: row?.id ?? randomUUID(), stored: row });
   }
   const live = stored.filter((row) => !row.removedAt);
   const missing = live.filter((row) => !seen.has(row.externalId));
@@ -102,9 +103,9 @@ export async function writeKeyed<T>(
     const params = new Params();
     const connection = params.add(ctx.connectionId, "uuid");
     const now = params.add(ctx.now.toISOString(), "timestamptz");
-    const tuples = part.map(({ item, fingerprint }) => {
+    const tuples = part.map(({ item, fingerprint, id }) => {
       const cells = columns.map(([, cast, value]) => params.add(value(item) ?? null, cast));
-      return `(${params.add(randomUUID(), "uuid")},${connection},${cells.join(",")},${params.add(fingerprint, "text")},${now},${now})`;
+      return `(${params.add(id, "uuid")},${connection},${cells.join(",")},${params.add(fingerprint, "text")},${now},${now})`;
     });
     written += await db.$executeRawUnsafe(
       `INSERT INTO ${table} ("id","connectionId",${names},"fingerprint","firstSeenAt","lastSeenAt")

@@ -10,6 +10,8 @@ import {
   type SyncTrigger,
 } from "@hyperlens/shared";
 import { diffWrite } from "./changes.ts";
+import { edgeGatewayEvents, runOutcomeEvents } from "./feed-events.ts";
+import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
 import { EDGE_GATEWAY_TABLE, NODE_TABLE, planKeyed, writeKeyed } from "./keyed-entities.ts";
 import {
   type PlannedWrite,
@@ -47,6 +49,11 @@ export interface RunSyncOptions {
    */
   signal?: AbortSignal;
   emit?: (event: SyncProgressEvent) => void;
+  /**
+   * Told after each transaction that appended change-feed events has committed (docs/behaviour.md
+   * §14.6): subscribers then read the new rows themselves.
+   */
+  onFeedAdvanced?: () => void;
   /** The clock (tests). */
   now?: () => Date;
 }
@@ -158,6 +165,13 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
     syncRunId: run.id,
     now: startedAt,
     previousSuccessAt: connection.lastSuccessAt,
+    onFeedAdvanced: () => {
+      try {
+        options.onFeedAdvanced?.();
+      } catch {
+        // A listener failing must not fail the sync: the rows are committed either way.
+      }
+    },
   };
 
   let snapshot: SourceSnapshot;
@@ -173,23 +187,28 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
     const errorClass = errorClassOf(error);
     const message = error instanceof Error ? error.message : String(error);
     const finishedAt = clock();
-    await prisma.syncRun.update({
-      where: { id: run.id },
-      data: { outcome: "FAILED", finishedAt, counts: toJson(ZERO_COUNTS), message, errorClass },
-    });
-    if (!dryRun) {
-      await prisma.connection.update({
-        where: { id: connectionId },
-        data: {
-          lastSyncAt: finishedAt,
-          lastSyncOutcome: "FAILED",
-          lastSyncMessage: message,
-          lastSyncCounts: toJson(ZERO_COUNTS),
-          consecutiveFailures: { increment: 1 },
-          lastErrorClass: errorClass,
-        },
+    const feed = dryRun
+      ? []
+      : runOutcomeEvents(ctx, "FAILED", { message, errorClass, at: finishedAt });
+    await commitWithFeed(prisma, ctx, feed, async (tx) => {
+      await tx.syncRun.update({
+        where: { id: run.id },
+        data: { outcome: "FAILED", finishedAt, counts: toJson(ZERO_COUNTS), message, errorClass },
       });
-    }
+      if (!dryRun) {
+        await tx.connection.update({
+          where: { id: connectionId },
+          data: {
+            lastSyncAt: finishedAt,
+            lastSyncOutcome: "FAILED",
+            lastSyncMessage: message,
+            lastSyncCounts: toJson(ZERO_COUNTS),
+            consecutiveFailures: { increment: 1 },
+            lastErrorClass: errorClass,
+          },
+        });
+      }
+    });
     emit({ type: "failed", errorClass, message });
     return {
       syncRunId: run.id,
@@ -201,6 +220,23 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
       errorClass,
     };
   }
+}
+
+/**
+ * Runs `write` in one transaction with `feed` appended last, and tells ctx.onFeedAdvanced once it
+ * has committed. A preview passes no events.
+ */
+async function commitWithFeed(
+  prisma: PrismaClient,
+  ctx: WriteContext,
+  feed: NewInventoryEvent[],
+  write: (tx: Prisma.TransactionClient) => Promise<void>,
+): Promise<void> {
+  const appended = await prisma.$transaction(async (tx) => {
+    await write(tx);
+    return appendInventoryEvents(tx, feed);
+  });
+  if (appended) ctx.onFeedAdvanced?.();
 }
 
 function reasonOf(signal: AbortSignal | undefined): string {
@@ -321,11 +357,14 @@ async function reconcile(
     }
     if (plan.removals.length || plan.confirmations.length) {
       const record = recordCommitted(plan.removals.length);
+      const feed: NewInventoryEvent[] = [];
       rowsWritten += await rawTransaction(prisma, async (sql) => {
-        const written = await writeRemovals(sql, ctx, plan.removals, plan.confirmations);
+        const written = await writeRemovals(sql, ctx, plan.removals, plan.confirmations, feed);
         await record(sql, written);
+        await appendInventoryEvents(sql, feed);
         return written;
       });
+      if (feed.length) ctx.onFeedAdvanced?.();
     }
     const rewritten = plan.writes.filter((w) => w.change !== "reconfirmed").length;
     await refreshStatistics(prisma, rewritten + plan.removals.length);
@@ -337,34 +376,39 @@ async function reconcile(
   const outcome: SyncRunOutcome = suppressed.length || guardFired ? "PARTIAL" : "SUCCESS";
   const message = describe(counts, suppressed, dryRun);
   const finishedAt = clock();
-  await prisma.syncRun.update({
-    where: { id: ctx.syncRunId },
-    data: {
-      outcome,
-      finishedAt,
-      counts: toJson(counts),
-      guardFired,
-      suppressed: toJson(suppressed),
-      preview: preview ? toJson(preview) : undefined,
-      message,
-    },
-  });
-  // A preview changes nothing, the connection's health included.
-  if (!dryRun) {
-    await prisma.connection.update({
-      where: { id: connectionId },
+  const feed = dryRun
+    ? []
+    : runOutcomeEvents(ctx, outcome, { message, suppressed, at: finishedAt });
+  await commitWithFeed(prisma, ctx, feed, async (tx) => {
+    await tx.syncRun.update({
+      where: { id: ctx.syncRunId },
       data: {
-        lastSyncAt: finishedAt,
-        lastSyncOutcome: outcome,
-        lastSyncMessage: message,
-        lastSyncCounts: toJson(counts),
-        // The run's start: every row it confirmed was seen at or after this instant.
-        lastSuccessAt: ctx.now,
-        consecutiveFailures: 0,
-        lastErrorClass: null,
+        outcome,
+        finishedAt,
+        counts: toJson(counts),
+        guardFired,
+        suppressed: toJson(suppressed),
+        preview: preview ? toJson(preview) : undefined,
+        message,
       },
     });
-  }
+    // A preview changes nothing, the connection's health included.
+    if (!dryRun) {
+      await tx.connection.update({
+        where: { id: connectionId },
+        data: {
+          lastSyncAt: finishedAt,
+          lastSyncOutcome: outcome,
+          lastSyncMessage: message,
+          lastSyncCounts: toJson(counts),
+          // The run's start: every row it confirmed was seen at or after this instant.
+          lastSuccessAt: ctx.now,
+          consecutiveFailures: 0,
+          lastErrorClass: null,
+        },
+      });
+    }
+  });
   emit({ type: "finished", outcome, counts, message });
   return { syncRunId: ctx.syncRunId, outcome, counts, message, guardFired, suppressed, preview };
 }
@@ -421,11 +465,15 @@ async function reconcileEntities(
   }
   const hasWork = [nodes, gateways].some((p) => p && (p.writes.length || p.removals.length));
   if (!hasWork) return 0;
-  return rawTransaction(prisma, async (sql) => {
+  const feed = gateways ? edgeGatewayEvents(ctx, gateways) : [];
+  const written = await rawTransaction(prisma, async (sql) => {
     let written = 0;
     if (nodes) written += await writeKeyed(sql, ctx, NODE_TABLE, nodes);
     if (gateways) written += await writeKeyed(sql, ctx, EDGE_GATEWAY_TABLE, gateways);
     await alsoCommit(sql, written);
+    await appendInventoryEvents(sql, feed);
     return written;
   });
+  if (feed.length) ctx.onFeedAdvanced?.();
+  return written;
 }

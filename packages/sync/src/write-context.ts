@@ -8,4 +8,6 @@ export interface WriteContext {
   now: Date;
   /** When the previous completed sync ran: the last time CONFIRMED rows were seen. */
   previousSuccessAt: Date | null;
+  /** Told after a transaction that appended change-feed events has committed. */
+  onFeedAdvanced?: () => void;
 }

@@ -1,4 +1,6 @@
 import type { RawSql } from "@hyperlens/db";
+import { vmRemovedEvent } from "./feed-events.ts";
+import type { NewInventoryEvent } from "./inventory-events.ts";
 import type { PlannedConfirmation, PlannedRemoval } from "./plan.ts";
 import { chunk, MAX_PARAMS, Params, uuidList } from "./sql.ts";
 import type { WriteContext } from "./write-context.ts";
@@ -35,13 +37,15 @@ async function updateConfirmations(
 
 /**
  * Tombstones removed guests (when, by which sync, why) with a REMOVED event each, and records
- * the confirmation of kept ones. Runs in one transaction after every upsert has committed.
+ * the confirmation of kept ones. Runs in one transaction after every upsert has committed; adds a
+ * VM_REMOVED change-feed event per tombstone to `feed`, for the caller to append last.
  */
 export async function writeRemovals(
   db: RawSql,
   ctx: WriteContext,
   removals: PlannedRemoval[],
   confirmations: PlannedConfirmation[],
+  feed: NewInventoryEvent[],
 ): Promise<number> {
   let written = await updateConfirmations(db, ctx, confirmations);
   for (const part of chunk(removals, MAX_PARAMS / 2)) {
@@ -53,14 +57,17 @@ export async function writeRemovals(
       part.map((r) => r.stored.id),
     );
     // TRAP: docs/behaviour.md §10 history — a tombstone, never a DELETE: the timeline must outlive the guest.
-    const removed = await db.$queryRawUnsafe<{ id: string; listKey: string }[]>(
+    const removed = await db.$queryRawUnsafe<
+      { id: string; listKey: string; name: string; externalId: string }[]
+    >(
       `UPDATE virtual_machines SET "removedAt" = ${now}, "removedBySyncId" = ${run},
          "removedReason" = 'not in list ' || "listKey", "changedAt" = ${now}
        WHERE "id" IN ${ids} AND "removedAt" IS NULL
-       RETURNING "id", "listKey"`,
+       RETURNING "id", "listKey", "name", "externalId"`,
       ...params.values,
     );
     written += removed.length;
+    for (const row of removed) feed.push(vmRemovedEvent(ctx, row, `not in list ${row.listKey}`));
     written += await insertEvents(
       db,
       ctx,

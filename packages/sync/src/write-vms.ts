@@ -7,6 +7,8 @@ import {
   type NeutralNic,
 } from "@hyperlens/shared";
 import { diffWrite, eventsOfWrite, type PlannedEvent } from "./changes.ts";
+import { feedEventsOfWrite } from "./feed-events.ts";
+import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
 import { ipIdentity } from "./normalize.ts";
 import type { PlannedWrite } from "./plan.ts";
 import { loadPrevious, type PreviousVm } from "./previous.ts";
@@ -127,11 +129,38 @@ function lastKnownAgentIps(
     }));
 }
 
+/** The address rows a rewritten guest will have: what the source reported, and its last-known ones. */
+function ipRowsOf(
+  ctx: WriteContext,
+  write: PlannedWrite,
+  id: string,
+  previous: PreviousVm | undefined,
+): IpRow[] {
+  const rows: IpRow[] = write.vm.ips.map((ip) => ({
+    ...ip,
+    vmId: id,
+    lastConfirmedAt: ctx.now,
+    isLastKnown: false,
+  }));
+  // TRAP: docs/behaviour.md §10 last-known IPs — without it a stopped VM loses the addresses it had.
+  if (!write.vm.ipsFromGuestAreLive && previous) {
+    rows.push(...lastKnownAgentIps(ctx, id, previous, write.vm.ips));
+  }
+  return rows;
+}
+
+/** A guest whose children are replaced, with the address rows it gets. */
+interface Rewritten {
+  write: PlannedWrite;
+  id: string;
+  ips: IpRow[];
+}
+
 /** Replaces the NICs, IPs and disks of rewritten guests; returns rows written. */
 async function replaceChildren(
   db: RawSql,
   ctx: WriteContext,
-  rewritten: { write: PlannedWrite; id: string; previous?: PreviousVm }[],
+  rewritten: Rewritten[],
 ): Promise<number> {
   if (rewritten.length === 0) return 0;
   // A guest inserted just now has no children to delete.
@@ -147,16 +176,10 @@ async function replaceChildren(
   const nics: (NeutralNic & { vmId: string })[] = [];
   const disks: (NeutralDisk & { vmId: string })[] = [];
   const ips: IpRow[] = [];
-  for (const { write, id, previous } of rewritten) {
+  for (const { write, id, ips: rows } of rewritten) {
     for (const nic of write.vm.nics) nics.push({ ...nic, vmId: id });
     for (const disk of write.vm.disks) disks.push({ ...disk, vmId: id });
-    for (const ip of write.vm.ips) {
-      ips.push({ ...ip, vmId: id, lastConfirmedAt: ctx.now, isLastKnown: false });
-    }
-    // TRAP: docs/behaviour.md §10 last-known IPs — without it a stopped VM loses the addresses it had.
-    if (!write.vm.ipsFromGuestAreLive && previous) {
-      ips.push(...lastKnownAgentIps(ctx, id, previous, write.vm.ips));
-    }
+    ips.push(...rows);
   }
   const uuid = () => randomUUID();
   written += await insertRows(
@@ -252,24 +275,33 @@ export async function writeVmChunk(
     prisma,
     writes.flatMap((w) => (w.stored && w.isContentChanged ? [w.stored.id] : [])),
   );
-  return rawTransaction(prisma, async (db) => {
+  const { total, appended } = await rawTransaction(prisma, async (db) => {
     const written = await upsertVms(db, ctx, writes);
-    const rewritten: { write: PlannedWrite; id: string; previous?: PreviousVm }[] = [];
+    const rewritten: Rewritten[] = [];
     const events: (PlannedEvent & { vmId: string })[] = [];
+    const feed: NewInventoryEvent[] = [];
     for (const write of writes) {
       const id = written.get(write.vm.externalId);
       if (!id) continue;
       const before = write.stored ? previous.get(write.stored.id) : undefined;
-      if (write.isContentChanged) rewritten.push({ write, id, previous: before });
-      for (const event of eventsOfWrite(write, diffWrite(write, before))) {
-        events.push({ ...event, vmId: id });
+      const diff = diffWrite(write, before);
+      let ips: Parameters<typeof feedEventsOfWrite>[4];
+      if (write.isContentChanged) {
+        const rows = ipRowsOf(ctx, write, id, before);
+        rewritten.push({ write, id, ips: rows });
+        ips = { before: before?.ips ?? [], after: rows };
       }
+      for (const event of eventsOfWrite(write, diff)) events.push({ ...event, vmId: id });
+      feed.push(...feedEventsOfWrite(ctx, write, id, diff, ips));
     }
     const total =
       written.size +
       (await replaceChildren(db, ctx, rewritten)) +
       (await insertEvents(db, ctx, events));
     await alsoCommit?.(db, total);
-    return total;
+    // TRAP: docs/behaviour.md §14.1 — last: the feed's lock is held from here to commit.
+    return { total, appended: await appendInventoryEvents(db, feed) };
   });
+  if (appended) ctx.onFeedAdvanced?.();
+  return total;
 }

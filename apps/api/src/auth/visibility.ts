@@ -90,6 +90,11 @@ export function ofVisibleConnections(viewer: Viewer | null): { connectionId?: { 
   return connectionId ? { connectionId } : {};
 }
 
+/** Change-feed events the viewer sees: those of the connections they see (docs/behaviour.md §14.6). */
+export function visibleInventoryEvents(viewer: Viewer | null): Prisma.InventoryEventWhereInput {
+  return ofVisibleConnections(viewer);
+}
+
 /** Guests the viewer sees. */
 export function visibleVms(viewer: Viewer | null): Prisma.VirtualMachineWhereInput {
   return ofVisibleConnections(viewer);

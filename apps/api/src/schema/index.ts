@@ -10,6 +10,7 @@ import "./two-factor.ts";
 import "./connection.ts";
 import "./connection-group.ts";
 import "./sync-run.ts";
+import "./inventory-event.ts";
 import "./virtual-machine.ts";
 import "./cross-source-link.ts";
 import "./hypervisor-node.ts";

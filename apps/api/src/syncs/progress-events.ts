@@ -19,6 +19,14 @@ export interface CredentialsChanged {
 }
 
 /**
+ * A sync committed change-feed events of this connection (docs/behaviour.md §14.7): a wake-up
+ * only — subscribers read the rows themselves, so a lost or repeated notice loses or repeats none.
+ */
+export interface FeedAdvanced {
+  connectionId: string;
+}
+
+/**
  * The pub/sub that carries sync progress, and the signal that a user's credentials changed (it
  * rides the same in-process or Redis pub/sub, so it reaches every replica progress reaches).
  */
@@ -26,9 +34,11 @@ export interface SyncEvents {
   publish(topic: "sync:connection", connectionId: string, event: SyncProgress): void;
   publish(topic: "sync:all", event: SyncProgress): void;
   publish(topic: "credentials:changed", event: CredentialsChanged): void;
+  publish(topic: "feed:advanced", event: FeedAdvanced): void;
   subscribe(topic: "sync:connection", connectionId: string): AsyncIterable<SyncProgress>;
   subscribe(topic: "sync:all"): AsyncIterable<SyncProgress>;
   subscribe(topic: "credentials:changed"): AsyncIterable<CredentialsChanged>;
+  subscribe(topic: "feed:advanced"): AsyncIterable<FeedAdvanced>;
   /** Disconnects from Redis (nothing to do in-process). */
   close(): Promise<void>;
 }
@@ -49,6 +59,7 @@ type Topics = {
   [topic: `${string}sync:connection`]: [connectionId: string, event: SyncProgress];
   [topic: `${string}sync:all`]: [event: SyncProgress];
   [topic: `${string}credentials:changed`]: [event: CredentialsChanged];
+  [topic: `${string}feed:advanced`]: [event: FeedAdvanced];
 };
 
 function describeRedis(url: string): string {
@@ -68,10 +79,11 @@ function wrap(
   const connectionTopic = `${prefix}sync:connection` as const;
   const allTopic = `${prefix}sync:all` as const;
   const credentialsTopic = `${prefix}credentials:changed` as const;
+  const feedTopic = `${prefix}feed:advanced` as const;
   return {
     publish: (
       topic: string,
-      ...args: [string, SyncProgress] | [SyncProgress] | [CredentialsChanged]
+      ...args: [string, SyncProgress] | [SyncProgress] | [CredentialsChanged] | [FeedAdvanced]
     ) => {
       if (topic === "sync:connection" && args.length === 2) {
         pubsub.publish(connectionTopic, args[0], args[1]);
@@ -79,10 +91,13 @@ function wrap(
         pubsub.publish(allTopic, args[0] as SyncProgress);
       } else if (topic === "credentials:changed" && args.length === 1) {
         pubsub.publish(credentialsTopic, args[0] as CredentialsChanged);
+      } else if (topic === "feed:advanced" && args.length === 1) {
+        pubsub.publish(feedTopic, args[0] as FeedAdvanced);
       }
     },
     subscribe: (topic: string, connectionId?: string) => {
       if (topic === "credentials:changed") return pubsub.subscribe(credentialsTopic);
+      if (topic === "feed:advanced") return pubsub.subscribe(feedTopic);
       return topic === "sync:connection" && connectionId !== undefined
         ? pubsub.subscribe(connectionTopic, connectionId)
         : pubsub.subscribe(allTopic);

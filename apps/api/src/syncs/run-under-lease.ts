@@ -127,6 +127,7 @@ export function runUnderLease(
       dryRun: options.dryRun ?? false,
       correlationId,
       emit,
+      onFeedAdvanced: () => services.events.publish("feed:advanced", { connectionId: id }),
       now: lease.now,
       signal: controller.signal,
       read: async (signal) => {
