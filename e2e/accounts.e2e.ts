@@ -26,6 +26,8 @@ let browser: Browser;
 let admin: Page;
 let user: Page;
 let other: Page;
+/** Uncaught errors in any page: a form that throws after saving must not pass unnoticed. */
+const pageErrors: string[] = [];
 
 async function expectAccessible(page: Page, name: string) {
   if (!hasAxe) return;
@@ -39,7 +41,9 @@ async function newPage(userAgent?: string): Promise<Page> {
     ...(userAgent ? { userAgent } : {}),
   });
   context.setDefaultTimeout(20_000);
-  return context.newPage();
+  const page = await context.newPage();
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  return page;
 }
 
 async function signIn(page: Page, username: string, password: string) {
@@ -224,5 +228,9 @@ describe("accounts for a real organisation in the browser", { timeout: 240_000 }
       .getByRole("alert")
       .filter({ hasText: "The user name or password is not correct." })
       .waitFor();
+  });
+
+  test("no page threw an uncaught error along the way", () => {
+    assert.deepEqual(pageErrors, []);
   });
 });
