@@ -2,7 +2,7 @@
 // user click: connection groups (create, rename, a duplicate name refused beside the field), a
 // user (create, capabilities, one group, password reset), the forced password change, the
 // Sessions page with "sign out everywhere else", and disabling the user. GraphQL only for the
-// first administrator. Run: node e2e/run.mjs (npm test runs it too).
+// first administrator (docs/behaviour.md §9.21, §9.22). Run: node e2e/run.mjs (npm test runs it).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -86,6 +86,7 @@ describe("accounts for a real organisation in the browser", { timeout: 240_000 }
     await api?.stop();
   });
 
+  // docs/behaviour.md §9.21
   test("the administrator creates two groups, renames one, and is told beside the name field that a name is taken", async () => {
     await signIn(admin, ADMIN.username, ADMIN.password);
     await admin.getByText("Signed in as admin").waitFor();
@@ -174,6 +175,7 @@ describe("accounts for a real organisation in the browser", { timeout: 240_000 }
     await expectAccessible(admin, "Users page");
   });
 
+  // docs/behaviour.md §9.22
   test("the user signs in with the reset password, must change it, then lands in the app", async () => {
     user = await newPage(AGENT.second);
     await signIn(user, USER.username, USER.reset);
