@@ -31,7 +31,9 @@ export function ChangePasswordPage(props: { isForced: boolean; onChanged: () => 
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
+    // Kept now: React clears event.currentTarget once the handler yields at the first await.
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
     const value = (name: string) => String(form.get(name) ?? "");
     setProblem(undefined);
     setDone(false);
@@ -54,7 +56,7 @@ export function ChangePasswordPage(props: { isForced: boolean; onChanged: () => 
     else if (outcome?.__typename === "ValidationError")
       setProblem(outcome.problems.map((p) => p.message).join(" ") || outcome.message);
     else {
-      event.currentTarget.reset();
+      formElement.reset();
       setDone(true);
       props.onChanged();
     }

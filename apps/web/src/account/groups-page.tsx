@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../graphql/graphql.ts";
-import { ValidationErrorFields } from "../graphql/validation-error.ts";
+import { type FieldProblem, ValidationErrorFields } from "../graphql/validation-error.ts";
 import { t } from "../i18n/i18n.ts";
 import { ConfirmButton } from "../ui/confirm-button.tsx";
+import { GroupForm, type GroupSaveProblems } from "./group-form.tsx";
 
 const GROUPS = graphql(`
   query ConnectionGroups {
@@ -28,88 +29,135 @@ const CREATE = graphql(
   [ValidationErrorFields],
 );
 
+const UPDATE = graphql(
+  `
+  mutation UpdateConnectionGroup($id: ID!, $name: String, $description: String) {
+    result: updateConnectionGroup(id: $id, name: $name, description: $description) {
+      __typename
+      ...ValidationErrorFields
+      ... on MutationUpdateConnectionGroupSuccess { data { id name description } }
+    }
+  }
+`,
+  [ValidationErrorFields],
+);
+
 const DELETE = graphql(`
   mutation DeleteConnectionGroup($id: ID!) { deleteConnectionGroup(id: $id) }
 `);
+
+type Answer = {
+  data?: {
+    result?: {
+      __typename: string;
+      message?: string;
+      field?: string | null;
+      problems?: readonly FieldProblem[];
+    };
+  };
+  error?: { message: string };
+};
+
+/** The problems a create or update answered, or undefined when it succeeded. */
+function problemsOf(answer: Answer): GroupSaveProblems {
+  if (answer.error) return [{ field: null, message: answer.error.message }];
+  const result = answer.data?.result;
+  if (result?.__typename !== "ValidationError") return undefined;
+  return result.problems?.length
+    ? result.problems
+    : [{ field: result.field ?? null, message: result.message ?? t("common.failed") }];
+}
 
 /** Connection groups ("tenants"): who sees which connections (MANAGE_USERS). */
 export function GroupsPage() {
   const [{ data, error }, reload] = useQuery({ query: GROUPS, requestPolicy: "network-only" });
   const [, create] = useMutation(CREATE);
+  const [, update] = useMutation(UPDATE);
   const [, remove] = useMutation(DELETE);
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [problem, setProblem] = useState<string>();
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setProblem(undefined);
-    const result = await create({ name, description });
-    const outcome = result.data?.result;
-    if (outcome && "data" in outcome) {
-      setName("");
-      setDescription("");
-      reload({ requestPolicy: "network-only" });
-    } else setProblem(outcome && "message" in outcome ? outcome.message : result.error?.message);
-  };
+  const [editingId, setEditingId] = useState<string>();
+  const refresh = () => reload({ requestPolicy: "network-only" });
 
   return (
     <div>
       <h1>{t("nav.groups")}</h1>
       <p className="muted">{t("groups.intro")}</p>
-      <form onSubmit={submit} className="card">
+      <GroupForm
+        className="card"
+        idPrefix="group"
+        label={t("groups.create")}
+        initial={{ name: "", description: "" }}
+        submitLabel={t("groups.create")}
+        isReset
+        onSave={async (draft) => {
+          const found = problemsOf(await create(draft));
+          if (!found) refresh();
+          return found;
+        }}
+      >
         <h2>{t("groups.create")}</h2>
-        <div className="field">
-          <label htmlFor="group-name">{t("groups.name")}</label>
-          <input id="group-name" required value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="group-description">{t("groups.description")}</label>
-          <input
-            id="group-description"
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        </div>
-        {problem && (
-          <p role="alert" className="problem">
-            {problem}
-          </p>
-        )}
-        <button type="submit" className="primary">
-          {t("groups.create")}
-        </button>
-      </form>
+      </GroupForm>
       {error && <p role="alert">{error.message}</p>}
+      {data && data.connectionGroups.length === 0 && <p className="muted">{t("groups.none")}</p>}
       <table className="list">
         <thead>
           <tr>
             <th scope="col">{t("groups.name")}</th>
             <th scope="col">{t("groups.connections")}</th>
             <th scope="col">{t("groups.members")}</th>
-            <th scope="col">
-              <span className="visually-hidden">{t("groups.delete")}</span>
-            </th>
+            <th scope="col">{t("common.actions")}</th>
           </tr>
         </thead>
         <tbody>
           {data?.connectionGroups.map((group) => (
             <tr key={group.id}>
               <td>
-                {group.name}
-                {group.description && <div className="muted">{group.description}</div>}
+                {editingId === group.id ? (
+                  <GroupForm
+                    idPrefix={`group-${group.id}`}
+                    label={t("groups.editTitle", { name: group.name })}
+                    initial={{ name: group.name, description: group.description }}
+                    submitLabel={t("common.save")}
+                    onCancel={() => setEditingId(undefined)}
+                    onSave={async (draft) => {
+                      const found = problemsOf(await update({ id: group.id, ...draft }));
+                      if (!found) {
+                        setEditingId(undefined);
+                        refresh();
+                      }
+                      return found;
+                    }}
+                  />
+                ) : (
+                  <>
+                    {group.name}
+                    {group.description && <div className="muted">{group.description}</div>}
+                  </>
+                )}
               </td>
               <td>{group.connections.map((c) => c.name).join(", ") || "—"}</td>
               <td>{group.members?.map((m) => m.username).join(", ") || "—"}</td>
               <td>
-                <ConfirmButton
-                  label={t("groups.delete")}
-                  question={t("groups.deleteQuestion", { name: group.name })}
-                  onConfirm={async () => {
-                    await remove({ id: group.id });
-                    reload({ requestPolicy: "network-only" });
-                  }}
-                />
+                <span className="actions">
+                  {editingId !== group.id && (
+                    <>
+                      <button
+                        type="button"
+                        aria-label={t("groups.editTitle", { name: group.name })}
+                        onClick={() => setEditingId(group.id)}
+                      >
+                        {t("common.edit")}
+                      </button>{" "}
+                    </>
+                  )}
+                  <ConfirmButton
+                    label={t("groups.delete")}
+                    question={t("groups.deleteQuestion", { name: group.name })}
+                    onConfirm={async () => {
+                      await remove({ id: group.id });
+                      refresh();
+                    }}
+                  />
+                </span>
               </td>
             </tr>
           ))}
