@@ -126,10 +126,13 @@ builder.subscriptionField("inventoryChanged", (t) =>
     description:
       "Events as syncs commit them, in sequence order, filtered like inventoryEvents. Resume after a disconnect with inventoryEvents(after: the last cursor).",
     args: { filter: t.arg({ type: InventoryEventFilter, required: false }) },
-    subscribe: (_root, args, ctx) =>
+    subscribe: (_root, args, ctx) => {
+      // A filter it refuses is refused now, not at the first read.
+      feedWhere(ctx, args.filter);
       // TRAP: docs/behaviour.md §14.7 — visibility is applied where rows are read, never to a
-      // notice: a notice carries no event, so none can leak.
-      followFeed(ctx.prisma, ctx.events, feedWhere(ctx, args.filter), ctx.feedPollMs),
+      // notice: a notice carries no event, so none can leak. Read afresh each time (§7.17).
+      return followFeed(ctx.prisma, ctx.events, () => feedWhere(ctx, args.filter), ctx.feedPollMs);
+    },
     resolve: (event) => event,
   }),
 );

@@ -59,7 +59,8 @@ const FOLLOW_BATCH = 500;
 export async function* followFeed(
   prisma: PrismaClient,
   events: SyncEvents,
-  where: Prisma.InventoryEventWhereInput,
+  /** Asked at every read: the follower's scope may change while it follows (§7.17). */
+  where: () => Prisma.InventoryEventWhereInput,
   pollMs: number,
 ): AsyncGenerator<InventoryEvent> {
   // Subscribed before the starting point is read: a notice in between is not lost.
@@ -91,7 +92,7 @@ export async function* followFeed(
       }
       isWanted = false;
       for (;;) {
-        const rows = await readFeed(prisma, where, after, FOLLOW_BATCH);
+        const rows = await readFeed(prisma, where(), after, FOLLOW_BATCH);
         for (const row of rows) {
           after = row.sequence;
           yield row;
