@@ -7,8 +7,11 @@ CREATE TABLE "webhook_endpoints" (
   "id" UUID NOT NULL,
   "url" TEXT NOT NULL,
   "description" TEXT NOT NULL DEFAULT '',
-  "eventTypes" "InventoryEventType"[] NOT NULL DEFAULT '{}',
-  "connectionIds" UUID[] NOT NULL DEFAULT '{}',
+  -- Names of "InventoryEventType" (text: an enum array does not round-trip through every driver).
+  "eventTypes" TEXT[] NOT NULL DEFAULT '{}',
+  -- Connection ids (text: uuid[] does not round-trip through every driver; no foreign key, as
+  -- for the change feed: a deleted connection's id just matches nothing more).
+  "connectionIds" TEXT[] NOT NULL DEFAULT '{}',
   "isEnabled" BOOLEAN NOT NULL DEFAULT true,
   "disabledReason" TEXT,
   "secretCiphertext" TEXT NOT NULL,

@@ -25,7 +25,7 @@ export const InventoryEventTypeEnum = builder.enumType("InventoryEventType", {
   values: Object.values(InventoryEventType),
 });
 
-const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
+builder.prismaObject("WebhookDelivery", {
   description: "One attempt to deliver an event (or a test event) to an endpoint.",
   fields: (t) => ({
     at: t.expose("at", { type: "DateTime" }),
@@ -60,7 +60,7 @@ export const WebhookEndpointNode = builder.prismaNode("WebhookEndpoint", {
     eventTypes: t.field({
       type: [InventoryEventTypeEnum],
       description: "The event types delivered; empty: every type.",
-      resolve: (e) => e.eventTypes,
+      resolve: (e) => e.eventTypes as InventoryEventType[],
     }),
     connectionIds: t.idList({
       description: "The connections whose events are delivered; empty: every connection.",

@@ -195,8 +195,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         AND (e."leaseExpiresAt" IS NULL OR e."leaseExpiresAt" < now())
         AND EXISTS (
           SELECT 1 FROM inventory_events v WHERE v.sequence > e.cursor
-            AND (cardinality(e."eventTypes") = 0 OR v.type = ANY(e."eventTypes"))
-            AND (cardinality(e."connectionIds") = 0 OR v."connectionId" = ANY(e."connectionIds")))`;
+            AND (cardinality(e."eventTypes") = 0 OR v.type::text = ANY(e."eventTypes"))
+            AND (cardinality(e."connectionIds") = 0 OR v."connectionId"::text = ANY(e."connectionIds")))`;
     return rows.map((row) => row.id);
   }
 

@@ -70,7 +70,7 @@ export async function nextFeedEvent(
     FROM inventory_events v LEFT JOIN connections c ON c.id = v."connectionId"
     WHERE v.sequence > ${filter.cursor}::bigint
       AND (cardinality(${filter.eventTypes}::text[]) = 0 OR v.type::text = ANY(${filter.eventTypes}::text[]))
-      AND (cardinality(${filter.connectionIds}::uuid[]) = 0 OR v."connectionId" = ANY(${filter.connectionIds}::uuid[]))
+      AND (cardinality(${filter.connectionIds}::text[]) = 0 OR v."connectionId"::text = ANY(${filter.connectionIds}::text[]))
     ORDER BY v.sequence LIMIT 1`;
   return rows[0];
 }
