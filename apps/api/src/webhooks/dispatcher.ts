@@ -61,6 +61,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<void> | undefined;
   let isWoken = false;
+  let stopping: Promise<void> | undefined;
 
   async function acquire(id: string): Promise<WebhookEndpoint | undefined> {
     // TRAP: docs/behaviour.md §14.25 — one statement decides, so two replicas racing for a free
@@ -243,11 +244,14 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       });
       return result;
     },
-    async stop() {
-      isStopping = true;
-      clearTimeout(timer);
-      await pass;
-      await sender.close();
+    stop() {
+      stopping ??= (async () => {
+        isStopping = true;
+        clearTimeout(timer);
+        await pass;
+        await sender.close();
+      })();
+      return stopping;
     },
   };
 }
