@@ -58,7 +58,7 @@ async function showingSecret<T>(
 const create = (input: Record<string, unknown>, cookie = admin) =>
   showingSecret<Created>(app, CREATE, { input }, cookie);
 
-describe("registering webhooks (docs/behaviour.md §14.20)", () => {
+describe("registering webhooks (docs/behaviour.md §14.20, §14.27, §14.28)", () => {
   it("is for administrators: a user manager or a connection manager is refused", async () => {
     const manager = await app.signedInAs("manager", {
       capabilities: ["VIEW_INVENTORY", "MANAGE_USERS", "MANAGE_PROXMOX"],
@@ -67,6 +67,16 @@ describe("registering webhooks (docs/behaviour.md §14.20)", () => {
     expect(res.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     const list = await app.graphql(LIST, {}, { cookie: manager });
     expect(list.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    // An administrator's API token holds every capability, yet is no administrator.
+    const token = await app.graphql<{ createApiToken: { data: { token: string } } }>(
+      `mutation { createApiToken(name: "ci", capabilities: [VIEW_INVENTORY, MANAGE_USERS, MANAGE_PROXMOX]) {
+        ... on MutationCreateApiTokenSuccess { data { token } } } }`,
+      {},
+      { cookie: admin },
+    );
+    const bearer = `Bearer ${token.body.data?.createApiToken.data.token}`;
+    const byToken = await app.graphql(LIST, {}, { authorization: bearer });
+    expect(byToken.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     expect(await app.services.prisma.webhookEndpoint.count()).toBe(0);
   });
 

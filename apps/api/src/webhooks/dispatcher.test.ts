@@ -86,7 +86,7 @@ async function endpointRow(id: string) {
   return services.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id } });
 }
 
-describe("delivery (docs/behaviour.md §14.23)", () => {
+describe("delivery (docs/behaviour.md §14.23, §14.25)", () => {
   it("retries a receiver that answers 500 three times, then delivers every event once, in order", async () => {
     const { receiver, endpoint } = await endpointWithReceiver((n) => (n <= 3 ? 500 : 200));
     const subjects = await append(5);
@@ -144,7 +144,7 @@ describe("delivery (docs/behaviour.md §14.23)", () => {
     expect(retried.at.getTime()).toBeGreaterThanOrEqual(waiting.nextAttemptAt?.getTime() ?? 0);
   });
 
-  it("sends only the types and connections the endpoint's filter names (§14.22)", async () => {
+  it("sends only the types and connections the endpoint's filter names (docs/behaviour.md §14.22)", async () => {
     const { receiver } = await endpointWithReceiver(undefined, {
       eventTypes: ["VM_REMOVED"],
       connectionIds: [CONNECTION],
@@ -166,7 +166,7 @@ describe("delivery (docs/behaviour.md §14.23)", () => {
     expect(receiver.events.map((e) => e.type)).toEqual(["VM_REMOVED", "VM_REMOVED", "VM_REMOVED"]);
   });
 
-  it("two replicas delivering to one endpoint at once still deliver each event once, in order (§14.25)", async () => {
+  it("two replicas delivering to one endpoint at once still deliver each event once, in order (docs/behaviour.md §14.25)", async () => {
     const { receiver } = await endpointWithReceiver();
     const subjects = await append(30);
     const replicas = [dispatcher(), dispatcher()];
@@ -179,6 +179,22 @@ describe("delivery (docs/behaviour.md §14.23)", () => {
     }
     expectExactlyOnceInOrder(receiver, subjects);
     expect(receiver.duplicates).toBe(0);
+  });
+});
+
+describe("a new endpoint (docs/behaviour.md §14.29)", () => {
+  it("is sent only the events appended after it was created", async () => {
+    await append(3);
+    const { receiver } = await endpointWithReceiver();
+    const fresh = await append(2);
+    const running = dispatcher();
+    try {
+      await running.runOnce();
+    } finally {
+      await running.stop();
+      await receiver.close();
+    }
+    expectExactlyOnceInOrder(receiver, fresh);
   });
 });
 
