@@ -4,7 +4,8 @@
 // Takes about 15 minutes at full scale; figures taken while other work shares the CPU are noisy.
 //
 // Environment (defaults are issue 8's scale):
-//   BENCH_ONLY=proxmox,vcd          scenarios to run: startup, proxmox, vcd, vcenter, list, sso (all)
+//   BENCH_ONLY=proxmox,vcd          scenarios to run: startup, proxmox, vcd, vcenter, list, sso,
+//                                   webhooks (all)
 //   BENCH_RUNTIME=bundle|tsx        the server from apps/api/dist as production runs it, built
 //                                   first with `npm run build` (bundle), or the sources (tsx)
 //   BENCH_LATENCY_MS=20             stand-in latency per request
@@ -15,6 +16,7 @@
 //                                   with Prisma relationJoins beside rows-by-id, see list-read-strategies.ts)
 //   BENCH_STARTUP_RUNS=3
 //   BENCH_SSO_RUNS=40               OpenID Connect sign-ins against the in-process provider (sso)
+//   BENCH_WEBHOOK_EVENTS=5000       change-feed events delivered to one local receiver (webhooks)
 //   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir
 //   DATABASE_URL=postgresql://…    a PostgreSQL server: each scenario in its own throw-away
 //                                   database there (default: the embedded database)
@@ -30,6 +32,7 @@ import { benchSsoSignIn } from "./sso-sign-in.ts";
 import { benchStartup } from "./startup.ts";
 import { benchVcdSync } from "./vcd-sync.ts";
 import { benchVcenterSync } from "./vcenter-sync.ts";
+import { benchWebhooks } from "./webhooks.ts";
 
 const SCENARIO_RUNS: Record<ScenarioName, () => Promise<Figure[]>> = {
   startup: benchStartup,
@@ -38,6 +41,7 @@ const SCENARIO_RUNS: Record<ScenarioName, () => Promise<Figure[]>> = {
   vcenter: benchVcenterSync,
   list: benchInventoryList,
   sso: benchSsoSignIn,
+  webhooks: benchWebhooks,
 };
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -9,7 +9,15 @@ const number = (name: string, fallback: number): number => {
 };
 
 /** Scenario names, in the order `npm run bench` runs them. */
-export const SCENARIOS = ["startup", "proxmox", "vcd", "vcenter", "list", "sso"] as const;
+export const SCENARIOS = [
+  "startup",
+  "proxmox",
+  "vcd",
+  "vcenter",
+  "list",
+  "sso",
+  "webhooks",
+] as const;
 /** One scenario name. */
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -46,6 +54,8 @@ export const settings = {
   listRuns: number("BENCH_LIST_RUNS", 200),
   startupRuns: number("BENCH_STARTUP_RUNS", 3),
   ssoRuns: number("BENCH_SSO_RUNS", 40),
+  /** Change-feed events delivered to one webhook endpoint (webhooks). */
+  webhookEvents: number("BENCH_WEBHOOK_EVENTS", 5000),
   /** A PostgreSQL server: every scenario then works in its own throw-away database on it. */
   databaseUrl: process.env.DATABASE_URL || undefined,
 };

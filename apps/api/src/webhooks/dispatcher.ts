@@ -6,11 +6,16 @@
 import type { PrismaClient, SecretBox, WebhookEndpoint } from "@hyperlens/db";
 import type { TargetAddressPolicy } from "@hyperlens/hyper-http";
 import type { Logger } from "../logger.ts";
-import { recordDelivery } from "./delivery-log.ts";
-import { type FeedEvent, nextFeedEvent } from "./payload.ts";
+import { recordDelivery, trimDeliveryLog } from "./delivery-log.ts";
+import { type FeedEvent, nextFeedEvents } from "./payload.ts";
 import { backoffMs, DEFAULT_RETRY_SCHEDULE, type RetrySchedule } from "./retry-schedule.ts";
 import { type AttemptResult, createWebhookSender } from "./sender.ts";
 import { webhookSecretContext } from "./signature.ts";
+
+/** Events read from the feed at once per endpoint. */
+const EVENT_PAGE = 100;
+/** Successful deliveries between two trims of the log (a failure trims at once). */
+const TRIM_EVERY = 20;
 
 export interface WebhookDispatcherOptions {
   prisma: PrismaClient;
@@ -148,10 +153,19 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   async function deliverEndpoint(id: string): Promise<void> {
     let endpoint = await acquire(id);
     if (!endpoint) return;
+    // Events are read a page at a time; an edit of the endpoint (its filter) drops the page.
+    let page: FeedEvent[] = [];
+    let pageOf = endpoint.updatedAt.getTime();
+    let untrimmed = 0;
     try {
       while (endpoint && !isStopping) {
         if (endpoint.nextAttemptAt && endpoint.nextAttemptAt > now()) return;
-        const event = await nextFeedEvent(prisma, endpoint);
+        if (endpoint.updatedAt.getTime() !== pageOf) page = [];
+        if (page.length === 0) {
+          page = await nextFeedEvents(prisma, endpoint, EVENT_PAGE);
+          pageOf = endpoint.updatedAt.getTime();
+        }
+        const event = page.shift();
         if (!event?.sequence) return;
         const at = now();
         const result = await sender.send(
@@ -159,31 +173,27 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           secrets.open(endpoint.secretCiphertext, webhookSecretContext(endpoint.id)),
           event,
         );
-        if (result.isDelivered) {
-          await recordDelivery(prisma, endpoint.id, event, {
-            ...result,
-            at,
-            attempt: endpoint.attempt + 1,
-            outcome: "DELIVERED",
-            limit: logLimit,
-          });
-          // TRAP: docs/behaviour.md §14.23 — the cursor moves only after a 2xx.
-          endpoint = await advance(endpoint, event.sequence, true);
-          continue;
-        }
-        const { attempt, isGivenUp } = await recordFailure(endpoint, event, at);
+        const outcome = result.isDelivered
+          ? { attempt: endpoint.attempt + 1, isGivenUp: false }
+          : await recordFailure(endpoint, event, at);
         await recordDelivery(prisma, endpoint.id, event, {
           ...result,
           at,
-          attempt,
-          outcome: isGivenUp ? "GAVE_UP" : "FAILED",
-          limit: logLimit,
+          attempt: outcome.attempt,
+          outcome: result.isDelivered ? "DELIVERED" : outcome.isGivenUp ? "GAVE_UP" : "FAILED",
         });
-        return;
+        if (!result.isDelivered || ++untrimmed >= TRIM_EVERY) {
+          await trimDeliveryLog(prisma, endpoint.id, logLimit);
+          untrimmed = 0;
+        }
+        if (!result.isDelivered) return;
+        // TRAP: docs/behaviour.md §14.23 — the cursor moves only after a 2xx.
+        endpoint = await advance(endpoint, event.sequence, true);
       }
     } catch (error) {
       logger.error({ err: error, webhookId: id }, "Webhook delivery failed unexpectedly");
     } finally {
+      if (untrimmed > 0) await trimDeliveryLog(prisma, id, logLimit).catch(() => undefined);
       await release(id).catch(() => undefined);
     }
   }
@@ -240,8 +250,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         at,
         attempt: 1,
         outcome: result.isDelivered ? "DELIVERED" : "FAILED",
-        limit: logLimit,
       });
+      await trimDeliveryLog(prisma, endpoint.id, logLimit);
       return result;
     },
     stop() {

@@ -59,11 +59,12 @@ export interface EndpointFilter {
   connectionIds: readonly string[];
 }
 
-/** The first event after the endpoint's cursor that its filter lets through, or undefined. */
-export async function nextFeedEvent(
+/** The first `limit` events after the endpoint's cursor that its filter lets through, in order. */
+export async function nextFeedEvents(
   prisma: PrismaClient,
   filter: EndpointFilter,
-): Promise<FeedEvent | undefined> {
+  limit: number,
+): Promise<FeedEvent[]> {
   const rows = await prisma.$queryRaw<FeedEvent[]>`
     SELECT v.sequence, v.id, v.type::text AS type, v.at, v."connectionId", c.name AS "connectionName",
       v."syncRunId", v."subjectId", v."subjectName", v.data
@@ -71,6 +72,6 @@ export async function nextFeedEvent(
     WHERE v.sequence > ${filter.cursor}::bigint
       AND (cardinality(${filter.eventTypes}::text[]) = 0 OR v.type::text = ANY(${filter.eventTypes}::text[]))
       AND (cardinality(${filter.connectionIds}::text[]) = 0 OR v."connectionId"::text = ANY(${filter.connectionIds}::text[]))
-    ORDER BY v.sequence LIMIT 1`;
-  return rows[0];
+    ORDER BY v.sequence LIMIT ${limit}::int`;
+  return rows;
 }
