@@ -3,6 +3,7 @@
 // (cursor, attempt, next attempt) is on its row, and a lease on the row (leaseHolder,
 // leaseExpiresAt; the database's clock decides expiry, as for sync leases) lets one replica at a
 // time deliver to it.
+import { randomUUID } from "node:crypto";
 import type { PrismaClient, SecretBox, WebhookEndpoint } from "@hyperlens/db";
 import type { TargetAddressPolicy } from "@hyperlens/hyper-http";
 import type { Logger } from "../logger.ts";
@@ -86,19 +87,32 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       WHERE id = ${id}::uuid AND "leaseHolder" = ${holder}`;
   }
 
-  /** Moves the endpoint past `sequence` after a delivery or a give-up; undefined: lease lost. */
-  async function advance(
+  /**
+   * After a 2xx: moves the endpoint past the event and logs the delivery, in one statement (one
+   * round trip per event). Undefined when the lease was lost or the endpoint disabled meanwhile.
+   */
+  async function advanceDelivered(
     endpoint: WebhookEndpoint,
-    sequence: bigint,
-    isDelivered: boolean,
+    event: FeedEvent & { sequence: bigint },
+    result: AttemptResult,
+    at: Date,
   ): Promise<WebhookEndpoint | undefined> {
     const rows = await prisma.$queryRaw<WebhookEndpoint[]>`
-      UPDATE webhook_endpoints SET cursor = ${sequence}::bigint, attempt = 0,
-        "firstAttemptAt" = NULL, "nextAttemptAt" = NULL,
-        "failingSince" = CASE WHEN ${isDelivered} THEN NULL ELSE "failingSince" END,
-        "leaseExpiresAt" = now() + ${leaseMs}::int * interval '1 millisecond'
-      WHERE id = ${endpoint.id}::uuid AND "leaseHolder" = ${holder} AND "isEnabled"
-      RETURNING *`;
+      WITH moved AS (
+        UPDATE webhook_endpoints SET cursor = ${event.sequence}::bigint, attempt = 0,
+          "firstAttemptAt" = NULL, "nextAttemptAt" = NULL, "failingSince" = NULL,
+          "leaseExpiresAt" = now() + ${leaseMs}::int * interval '1 millisecond'
+        WHERE id = ${endpoint.id}::uuid AND "leaseHolder" = ${holder} AND "isEnabled"
+        RETURNING *
+      ), logged AS (
+        INSERT INTO webhook_deliveries (id, "endpointId", at, "eventId", "eventSequence",
+          "eventType", attempt, outcome, "statusCode", "latencyMs", error)
+        SELECT ${randomUUID()}::uuid, moved.id, ${at}::timestamptz, ${event.id}::uuid, ${event.sequence}::bigint,
+          ${event.type}, ${endpoint.attempt + 1}::int, 'DELIVERED', ${result.statusCode}::int,
+          ${result.latencyMs}::int, NULL
+        FROM moved
+      )
+      SELECT * FROM moved`;
     return rows[0];
   }
 
@@ -173,22 +187,30 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           secrets.open(endpoint.secretCiphertext, webhookSecretContext(endpoint.id)),
           event,
         );
-        const outcome = result.isDelivered
-          ? { attempt: endpoint.attempt + 1, isGivenUp: false }
-          : await recordFailure(endpoint, event, at);
+        if (result.isDelivered) {
+          // TRAP: docs/behaviour.md §14.23 — the cursor moves only after a 2xx.
+          endpoint = await advanceDelivered(
+            endpoint,
+            { ...event, sequence: event.sequence },
+            result,
+            at,
+          );
+          if (++untrimmed >= TRIM_EVERY) {
+            await trimDeliveryLog(prisma, id, logLimit);
+            untrimmed = 0;
+          }
+          continue;
+        }
+        const { attempt, isGivenUp } = await recordFailure(endpoint, event, at);
         await recordDelivery(prisma, endpoint.id, event, {
           ...result,
           at,
-          attempt: outcome.attempt,
-          outcome: result.isDelivered ? "DELIVERED" : outcome.isGivenUp ? "GAVE_UP" : "FAILED",
+          attempt,
+          outcome: isGivenUp ? "GAVE_UP" : "FAILED",
         });
-        if (!result.isDelivered || ++untrimmed >= TRIM_EVERY) {
-          await trimDeliveryLog(prisma, endpoint.id, logLimit);
-          untrimmed = 0;
-        }
-        if (!result.isDelivered) return;
-        // TRAP: docs/behaviour.md §14.23 — the cursor moves only after a 2xx.
-        endpoint = await advance(endpoint, event.sequence, true);
+        await trimDeliveryLog(prisma, endpoint.id, logLimit);
+        untrimmed = 0;
+        return;
       }
     } catch (error) {
       logger.error({ err: error, webhookId: id }, "Webhook delivery failed unexpectedly");
