@@ -5,7 +5,7 @@
 //
 // Environment (defaults are issue 8's scale):
 //   BENCH_ONLY=proxmox,vcd          scenarios to run: startup, proxmox, vcd, vcenter, list,
-//                                   inventory-export, sso (all)
+//                                   inventory-export, sso, webhooks (all)
 //   BENCH_RUNTIME=bundle|tsx        the server from apps/api/dist as production runs it, built
 //                                   first with `npm run build` (bundle), or the sources (tsx)
 //   BENCH_LATENCY_MS=20             stand-in latency per request
@@ -17,6 +17,7 @@
 //   BENCH_EXPORT_VMS=50000  BENCH_EXPORT_RUNS=5  (GET /inventory/ansible and /sd/prometheus)
 //   BENCH_STARTUP_RUNS=3
 //   BENCH_SSO_RUNS=40               OpenID Connect sign-ins against the in-process provider (sso)
+//   BENCH_WEBHOOK_EVENTS=5000       change-feed events delivered to one local receiver (webhooks)
 //   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir
 //   DATABASE_URL=postgresql://…    a PostgreSQL server: each scenario in its own throw-away
 //                                   database there (default: the embedded database)
@@ -33,6 +34,7 @@ import { benchSsoSignIn } from "./sso-sign-in.ts";
 import { benchStartup } from "./startup.ts";
 import { benchVcdSync } from "./vcd-sync.ts";
 import { benchVcenterSync } from "./vcenter-sync.ts";
+import { benchWebhooks } from "./webhooks.ts";
 
 const SCENARIO_RUNS: Record<ScenarioName, () => Promise<Figure[]>> = {
   startup: benchStartup,
@@ -42,6 +44,7 @@ const SCENARIO_RUNS: Record<ScenarioName, () => Promise<Figure[]>> = {
   list: benchInventoryList,
   "inventory-export": benchInventoryExport,
   sso: benchSsoSignIn,
+  webhooks: benchWebhooks,
 };
 
 const root = path.resolve(import.meta.dirname, "..");

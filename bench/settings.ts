@@ -17,6 +17,7 @@ export const SCENARIOS = [
   "list",
   "inventory-export",
   "sso",
+  "webhooks",
 ] as const;
 /** One scenario name. */
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -56,6 +57,8 @@ export const settings = {
   exportRuns: number("BENCH_EXPORT_RUNS", 5),
   startupRuns: number("BENCH_STARTUP_RUNS", 3),
   ssoRuns: number("BENCH_SSO_RUNS", 40),
+  /** Change-feed events delivered to one webhook endpoint (webhooks). */
+  webhookEvents: number("BENCH_WEBHOOK_EVENTS", 5000),
   /** A PostgreSQL server: every scenario then works in its own throw-away database on it. */
   databaseUrl: process.env.DATABASE_URL || undefined,
 };

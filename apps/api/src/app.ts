@@ -16,6 +16,8 @@ import { recoverInterruptedSyncs } from "./syncs/lease.ts";
 import { connectRedisSyncEvents, createSyncEvents } from "./syncs/progress-events.ts";
 import { createScheduler } from "./syncs/scheduler.ts";
 import { startTracing } from "./telemetry/tracing.ts";
+import { createWebhookDispatcher, type WebhookDispatcherOptions } from "./webhooks/dispatcher.ts";
+import { wakeOnSyncProgress } from "./webhooks/wake.ts";
 
 /** A running Hyperlens and how to stop it. */
 export interface RunningApp {
@@ -39,6 +41,10 @@ export interface ServiceOptions {
   /** Seals and opens secrets; by default with the configured keys. */
   secrets?: SecretBox;
   metrics?: AppMetrics;
+  /** Webhook delivery timings (tests shorten them). */
+  webhooks?: Partial<
+    Pick<WebhookDispatcherOptions, "schedule" | "pollMs" | "leaseMs" | "timeoutMs">
+  >;
 }
 
 /** Builds the long-lived services. The caller closes them with {@link closeServices}. */
@@ -76,6 +82,11 @@ export async function createServices(
   const interrupted = await recoverInterruptedSyncs(db.prisma, db.kind === "pglite");
   if (interrupted)
     logger.warn({ runs: interrupted }, "Closed syncs a stopped process left running");
+  const syncs = createSyncCoordinator({
+    leaseTtlMs: config.syncLeaseMs,
+    ...(options.role ? { role: options.role } : {}),
+  });
+  const targetPolicy = { allowLoopbackTargets: config.allowLoopbackTargets };
   return {
     db,
     prisma: db.prisma,
@@ -85,13 +96,18 @@ export async function createServices(
     setupTokens: new SetupTokens(),
     events,
     credentialChanges: createCredentialChanges(events),
-    syncs: createSyncCoordinator({
-      leaseTtlMs: config.syncLeaseMs,
-      ...(options.role ? { role: options.role } : {}),
-    }),
+    syncs,
     manualSyncCooldownMs: config.manualSyncCooldownMs,
     feedPollMs: config.feedPollMs,
-    targetPolicy: { allowLoopbackTargets: config.allowLoopbackTargets },
+    targetPolicy,
+    webhooks: createWebhookDispatcher({
+      prisma: db.prisma,
+      secrets,
+      logger,
+      policy: targetPolicy,
+      holder: syncs.holder,
+      ...options.webhooks,
+    }),
     metrics: options.metrics ?? createMetrics(),
     tracing: await startTracing(config.tracing, logger),
     environmentProviders: config.identityProviders,
@@ -101,6 +117,7 @@ export async function createServices(
 
 /** Closes what {@link createServices} opened. */
 export async function closeServices(services: AppServices): Promise<void> {
+  await services.webhooks.stop();
   await services.tracing?.shutdown();
   await services.credentialChanges.close();
   await services.events.close();
@@ -134,6 +151,8 @@ export async function startApp(
       : undefined;
     const sweep = startAbandonedRunSweep(services, config.syncLeaseMs);
     const feedRetention = startFeedRetentionSweep(services, config.feedRetentionMs);
+    services.webhooks.start();
+    const webhookWaker = wakeOnSyncProgress(services.events, services.webhooks);
     let closing: Promise<void> | undefined;
     return {
       url: server.url,
@@ -146,6 +165,8 @@ export async function startApp(
           await scheduler?.stop();
           await sweep.stop();
           await feedRetention.stop();
+          webhookWaker.stop();
+          await services.webhooks.stop();
           await services.syncs.drain(config.shutdownGraceMs);
           await server.close();
           await demo?.close();

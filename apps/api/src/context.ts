@@ -10,6 +10,7 @@ import type { AppMetrics } from "./metrics/metrics.ts";
 import type { SyncCoordinator } from "./syncs/coordinator.ts";
 import type { SyncEvents } from "./syncs/progress-events.ts";
 import type { Tracing } from "./telemetry/tracing.ts";
+import type { WebhookDispatcher } from "./webhooks/dispatcher.ts";
 
 /** Long-lived dependencies of the server, built once at start-up. */
 export interface AppServices {
@@ -31,6 +32,8 @@ export interface AppServices {
   /** Which addresses connections may point at, at save and at connect (HYPERLENS_ALLOW_LOOPBACK_TARGETS). */
   targetPolicy: TargetAddressPolicy;
   metrics: AppMetrics;
+  /** Delivers the change feed to webhook endpoints; started by the server, stopped on close. */
+  webhooks: WebhookDispatcher;
   /** OpenTelemetry tracing; undefined when off (no OTEL_* exporter or endpoint configured). */
   tracing?: Tracing | undefined;
   /** Identity providers from the environment (HYPERLENS_IDENTITY_PROVIDERS); the table holds the rest. */

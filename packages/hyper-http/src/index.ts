@@ -26,6 +26,7 @@ export {
   type SourceName,
   withHint,
 } from "./errors.ts";
+export { createGuardedAgent, type GuardedAgentOptions } from "./guarded-agent.ts";
 export { checkHttpsUrl } from "./https-only.ts";
 export {
   type AnswerIssue,
@@ -44,6 +45,7 @@ export {
 } from "./session-scope.ts";
 export {
   checkTargetUrl,
+  findTargetRefusal,
   type RefusedTargetKind,
   refusedTargetKind,
   type TargetAddressPolicy,

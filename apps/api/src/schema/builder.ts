@@ -20,7 +20,12 @@ type CapabilityScopes = { [K in Capability]: boolean };
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PothosPrismaTypes;
-  AuthScopes: CapabilityScopes & { signedIn: boolean; user: boolean; enrolling: boolean };
+  AuthScopes: CapabilityScopes & {
+    signedIn: boolean;
+    user: boolean;
+    enrolling: boolean;
+    admin: boolean;
+  };
   DefaultFieldNullability: false;
   Scalars: { DateTime: { Input: Date; Output: Date }; JSON: { Input: never; Output: unknown } };
 }>({
@@ -37,6 +42,7 @@ export const builder = new SchemaBuilder<{
         signedIn: ctx.viewer !== null && !isLimited,
         user: ctx.viewer?.kind === "USER" && !isLimited,
         enrolling: ctx.viewer?.kind === "USER",
+        admin: ctx.viewer?.kind === "USER" && ctx.viewer.isAdmin && !isLimited,
         VIEW_INVENTORY: has("VIEW_INVENTORY"),
         RUN_SYNC: has("RUN_SYNC"),
         MANAGE_PROXMOX: has("MANAGE_PROXMOX"),

@@ -17,6 +17,7 @@ import "./hypervisor-node.ts";
 import "./audit-log.ts";
 import "./identity-provider.ts";
 import "./directory-sign-in.ts";
+import "./webhook.ts";
 
 builder.queryType({});
 builder.mutationType({});

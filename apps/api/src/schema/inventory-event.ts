@@ -14,6 +14,7 @@ const DEFAULT_PAGE = 100;
 const MAX_PAGE = 500;
 
 export const InventoryEventTypeEnum = builder.enumType("InventoryEventType", {
+  description: "What a change-feed event tells of.",
   values: Object.values(InventoryEventType),
 });
 

@@ -19,8 +19,13 @@ describe("the GraphQL schema", () => {
   // TRAP: docs/behaviour.md §1 — a field named like a secret is how a credential would leak through the API.
   it("has no output field named like a secret", () => {
     // The intended exceptions: a new API token is shown once, to its creator; a two-factor
-    // secret is shown to its user while enrolling, and stored sealed (docs/behaviour.md §12.30).
-    const allowed = new Set(["CreatedApiToken.token", "TwoFactorEnrolment.secret"]);
+    // secret is shown to its user while enrolling, and stored sealed (docs/behaviour.md §12.30);
+    // a webhook's signing secret is shown once, on create and rotate (§14.20).
+    const allowed = new Set([
+      "CreatedApiToken.token",
+      "TwoFactorEnrolment.secret",
+      "WebhookWithSecret.secret",
+    ]);
     const secretLike =
       /secret|password|passwd|ciphertext|credential|hash|private.?key|api.?key|token$/i;
     // A secret would travel as a string, so every String-typed output field is checked.

@@ -3,7 +3,6 @@
 // exactly what the database holds after its last sequence, filtered as the caller asked.
 import type { InventoryEvent, Prisma, PrismaClient } from "@hyperlens/db";
 import { ValidationError } from "../errors.ts";
-import type { SyncEvents } from "../syncs/progress-events.ts";
 
 const CURSOR_PREFIX = "feed:";
 
@@ -48,6 +47,11 @@ async function newestSequence(prisma: PrismaClient): Promise<bigint> {
   return newest?.sequence ?? 0n;
 }
 
+/** Where "the feed advanced" notices come from (the app's pub/sub, syncs/progress-events.ts). */
+interface FeedNotices {
+  subscribe(topic: "feed:advanced"): AsyncIterable<unknown>;
+}
+
 /** Rows read per query while catching up. */
 const FOLLOW_BATCH = 500;
 
@@ -58,7 +62,7 @@ const FOLLOW_BATCH = 500;
  */
 export async function* followFeed(
   prisma: PrismaClient,
-  events: SyncEvents,
+  events: FeedNotices,
   /** Asked at every read: the follower's scope may change while it follows (§7.17). */
   where: () => Prisma.InventoryEventWhereInput,
   pollMs: number,

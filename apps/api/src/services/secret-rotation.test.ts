@@ -25,6 +25,7 @@ import type { AppServices } from "../context.ts";
 import { createIdentityProvider, findIdentityProvider } from "../identity/providers.ts";
 import { saveStandinConnection } from "../testing/standin-connections.ts";
 import { createTestServices } from "../testing/test-app.ts";
+import { webhookSecretContext } from "../webhooks/signature.ts";
 import { testConnection } from "./connection-test.ts";
 import { rotateSecrets, rotationKeyring, SecretRotationError } from "./secret-rotation.ts";
 import { beginTwoFactorEnrolment, checkSecondFactor, totpSealingId } from "./two-factor.ts";
@@ -232,5 +233,27 @@ describe("rotating the secret key", () => {
       /two-factor secret of user stranded/,
     );
     expect(await storedSecrets()).toEqual(before);
+  });
+
+  it("re-seals webhook signing secrets too: the old key alone no longer opens them", async () => {
+    await services.prisma.user.deleteMany({ where: { username: "stranded" } });
+    const endpointId = "00000000-0000-4000-8000-00000000beef";
+    const sealed = boxOf(oldKey).seal("whsec_rotate_me", webhookSecretContext(endpointId));
+    await services.prisma.webhookEndpoint.create({
+      data: {
+        id: endpointId,
+        url: "https://receiver.invalid/hook",
+        secretCiphertext: sealed.ciphertext,
+        secretKeyId: sealed.keyId,
+      },
+    });
+    const result = await rotateSecrets(services.prisma, boxOf(newKey, oldKey), null);
+    const row = await services.prisma.webhookEndpoint.findUniqueOrThrow({
+      where: { id: endpointId },
+    });
+    expect(row.secretKeyId).toBe(result.keyId);
+    const context = webhookSecretContext(endpointId);
+    expect(() => boxOf(oldKey).open(row.secretCiphertext, context)).toThrow(SecretDecryptError);
+    expect(boxOf(newKey).open(row.secretCiphertext, context)).toBe("whsec_rotate_me");
   });
 });

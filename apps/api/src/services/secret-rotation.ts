@@ -15,6 +15,7 @@ import {
 import type { Viewer } from "../auth/viewer.ts";
 import type { Config } from "../config.ts";
 import { providerSecretContext } from "../identity/providers.ts";
+import { webhookSecretContext } from "../webhooks/signature.ts";
 import { recordAudit } from "./audit.ts";
 import { totpSealingId } from "./two-factor.ts";
 
@@ -147,6 +148,26 @@ const SEALED_KINDS: readonly SealedKind[] = [
       })),
     store: (tx, id, sealed) =>
       tx.identityProvider.update({
+        where: { id },
+        data: { secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId },
+      }),
+  },
+  {
+    tally: "secrets",
+    list: async (tx) =>
+      (
+        await tx.webhookEndpoint.findMany({
+          select: { id: true, url: true, secretCiphertext: true, secretKeyId: true },
+          orderBy: { id: "asc" },
+        })
+      ).map((row) => ({
+        id: row.id,
+        label: `webhook endpoint ${row.url}`,
+        context: webhookSecretContext(row.id),
+        sealed: { ciphertext: row.secretCiphertext, keyId: row.secretKeyId },
+      })),
+    store: (tx, id, sealed) =>
+      tx.webhookEndpoint.update({
         where: { id },
         data: { secretCiphertext: sealed.ciphertext, secretKeyId: sealed.keyId },
       }),
