@@ -85,39 +85,43 @@ function feedWhere(ctx: Context, filter: FilterInput | null | undefined) {
 }
 
 builder.queryField("inventoryEvents", (t) =>
-  t.connection({
-    type: InventoryEventRef,
-    authScopes: viewScope,
-    description:
-      "The change feed, oldest first. Page on with `after` = the last cursor you saw: only newer events come back, so polling with it never misses or repeats one.",
-    args: { filter: t.arg({ type: InventoryEventFilter, required: false }) },
-    resolve: async (_root, args, ctx) => {
-      if (args.last != null || args.before != null) {
-        throw new ValidationError(
-          "The change feed pages forward only: use first and after.",
-          "last",
-        );
-      }
-      const first = args.first ?? DEFAULT_PAGE;
-      if (first < 0 || first > MAX_PAGE) {
-        throw new ValidationError(`first must be between 0 and ${MAX_PAGE}.`, "first");
-      }
-      const after = args.after ? sequenceOfCursor(args.after) : 0n;
-      const rows = await readFeed(ctx.prisma, feedWhere(ctx, args.filter), after, first + 1);
-      const page = rows.slice(0, first);
-      const edges = page.map((node) => ({ cursor: feedCursor(node.sequence), node }));
-      return {
-        edges,
-        pageInfo: {
-          hasNextPage: rows.length > first,
-          hasPreviousPage: after > 0n,
-          startCursor: edges[0]?.cursor ?? null,
-          // With no new events, the cursor given: polling with it stays where it was.
-          endCursor: edges.at(-1)?.cursor ?? args.after ?? null,
-        },
-      };
+  t.connection(
+    {
+      type: InventoryEventRef,
+      authScopes: viewScope,
+      description:
+        "The change feed, oldest first. Page on with `after` = the last cursor you saw: only newer events come back, so polling with it never misses or repeats one.",
+      args: { filter: t.arg({ type: InventoryEventFilter, required: false }) },
+      resolve: async (_root, args, ctx) => {
+        if (args.last != null || args.before != null) {
+          throw new ValidationError(
+            "The change feed pages forward only: use first and after.",
+            "last",
+          );
+        }
+        const first = args.first ?? DEFAULT_PAGE;
+        if (first < 0 || first > MAX_PAGE) {
+          throw new ValidationError(`first must be between 0 and ${MAX_PAGE}.`, "first");
+        }
+        const after = args.after ? sequenceOfCursor(args.after) : 0n;
+        const rows = await readFeed(ctx.prisma, feedWhere(ctx, args.filter), after, first + 1);
+        const page = rows.slice(0, first);
+        const edges = page.map((node) => ({ cursor: feedCursor(node.sequence), node }));
+        return {
+          edges,
+          pageInfo: {
+            hasNextPage: rows.length > first,
+            hasPreviousPage: after > 0n,
+            startCursor: edges[0]?.cursor ?? null,
+            // With no new events, the cursor given: polling with it stays where it was.
+            endCursor: edges.at(-1)?.cursor ?? args.after ?? null,
+          },
+        };
+      },
     },
-  }),
+    { name: "InventoryEventConnection" },
+    { name: "InventoryEventEdge" },
+  ),
 );
 
 builder.subscriptionField("inventoryChanged", (t) =>

@@ -35,6 +35,7 @@ const LIST_OF: Record<string, string> = {
   User: "{ users { id } }",
   VcdVm: VMS,
   VcenterVm: VMS,
+  WebhookEndpoint: "{ webhookEndpoints { id } }",
 };
 
 const NODE = "query($id: ID!) { node(id: $id) { __typename id } }";
@@ -115,6 +116,14 @@ beforeAll(async () => {
   callers.usersToken = await createToken(started.admin, ["MANAGE_USERS"]);
   for (const kind of ["PROXMOX", "VCD", "VCENTER"] as const) await seedSource(kind);
   await createConnectionGroup(app.services.prisma, { name: "walk-group" }, null);
+  const sealed = app.services.secrets.seal("whsec_walk", "walk");
+  await app.services.prisma.webhookEndpoint.create({
+    data: {
+      url: "https://receiver.invalid/hook",
+      secretCiphertext: sealed.ciphertext,
+      secretKeyId: sealed.keyId,
+    },
+  });
 
   for (const type of NODE_TYPES) {
     const query = LIST_OF[type];
