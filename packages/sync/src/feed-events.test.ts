@@ -2,16 +2,11 @@ import type { InventoryEvent } from "@hyperlens/db";
 import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import { ClassifiedError, type NeutralVm, type SourceSnapshot } from "@hyperlens/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createConnection, makeVm, okList, syncSnapshot } from "./testing/builders.ts";
+import { createConnection, makeVm, minuteClock, okList, syncSnapshot } from "./testing/builders.ts";
 
 let db: TestDatabase;
 let connectionId: string;
-let clockAt = Date.parse("2026-03-01T00:00:00Z");
-const tick = () => {
-  clockAt += 60_000;
-  const at = new Date(clockAt);
-  return () => at;
-};
+const tick = minuteClock("2026-03-01T00:00:00Z");
 
 beforeAll(async () => {
   db = await createTestDatabase();

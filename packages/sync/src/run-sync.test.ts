@@ -6,17 +6,11 @@ import {
   type SyncProgressEvent,
 } from "@hyperlens/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createConnection, makeVm, okList, syncSnapshot } from "./testing/builders.ts";
+import { createConnection, makeVm, minuteClock, okList, syncSnapshot } from "./testing/builders.ts";
 
 let db: TestDatabase;
 let connectionId: string;
-let clockAt = Date.parse("2026-01-01T00:00:00Z");
-/** A clock that moves one minute per sync, so timestamps tell syncs apart. */
-const tick = () => {
-  clockAt += 60_000;
-  const at = new Date(clockAt);
-  return () => at;
-};
+const tick = minuteClock("2026-01-01T00:00:00Z");
 
 beforeAll(async () => {
   db = await createTestDatabase();

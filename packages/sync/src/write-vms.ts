@@ -157,11 +157,7 @@ interface Rewritten {
 }
 
 /** Replaces the NICs, IPs and disks of rewritten guests; returns rows written. */
-async function replaceChildren(
-  db: RawSql,
-  ctx: WriteContext,
-  rewritten: Rewritten[],
-): Promise<number> {
+async function replaceChildren(db: RawSql, rewritten: Rewritten[]): Promise<number> {
   if (rewritten.length === 0) return 0;
   // A guest inserted just now has no children to delete.
   const ids = rewritten.flatMap((r) => (r.write.stored ? [r.id] : []));
@@ -295,9 +291,7 @@ export async function writeVmChunk(
       feed.push(...feedEventsOfWrite(ctx, write, id, diff, ips));
     }
     const total =
-      written.size +
-      (await replaceChildren(db, ctx, rewritten)) +
-      (await insertEvents(db, ctx, events));
+      written.size + (await replaceChildren(db, rewritten)) + (await insertEvents(db, ctx, events));
     await alsoCommit?.(db, total);
     // TRAP: docs/behaviour.md §14.1 — last: the feed's lock is held from here to commit.
     return { total, appended: await appendInventoryEvents(db, feed) };

@@ -64,3 +64,13 @@ export function syncSnapshot(
     ...extra,
   });
 }
+
+/** A clock that moves one minute per call from `start`, so timestamps tell syncs apart. */
+export function minuteClock(start: string): () => () => Date {
+  let clockAt = Date.parse(start);
+  return () => {
+    clockAt += 60_000;
+    const at = new Date(clockAt);
+    return () => at;
+  };
+}
