@@ -17,7 +17,7 @@ import { connectRedisSyncEvents, createSyncEvents } from "./syncs/progress-event
 import { createScheduler } from "./syncs/scheduler.ts";
 import { startTracing } from "./telemetry/tracing.ts";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "./webhooks/dispatcher.ts";
-import { wakeOnSyncProgress } from "./webhooks/wake.ts";
+import { wakeOnFeedAdvanced } from "./webhooks/wake.ts";
 
 /** A running Hyperlens and how to stop it. */
 export interface RunningApp {
@@ -106,6 +106,7 @@ export async function createServices(
       logger,
       policy: targetPolicy,
       holder: syncs.holder,
+      pollMs: config.feedPollMs,
       ...options.webhooks,
     }),
     metrics: options.metrics ?? createMetrics(),
@@ -152,7 +153,7 @@ export async function startApp(
     const sweep = startAbandonedRunSweep(services, config.syncLeaseMs);
     const feedRetention = startFeedRetentionSweep(services, config.feedRetentionMs);
     services.webhooks.start();
-    const webhookWaker = wakeOnSyncProgress(services.events, services.webhooks);
+    const webhookWaker = wakeOnFeedAdvanced(services.events, services.webhooks);
     let closing: Promise<void> | undefined;
     return {
       url: server.url,

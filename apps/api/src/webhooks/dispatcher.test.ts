@@ -8,6 +8,7 @@ import { createWebhook } from "../services/webhooks.ts";
 import { createTestServices } from "../testing/test-app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../testing/webhook-receiver.ts";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "./dispatcher.ts";
+import { wakeOnFeedAdvanced } from "./wake.ts";
 
 let services: AppServices;
 const LAB = { allowLoopbackTargets: true };
@@ -195,6 +196,37 @@ describe("a new endpoint (docs/behaviour.md §14.29)", () => {
       await receiver.close();
     }
     expectExactlyOnceInOrder(receiver, fresh);
+  });
+});
+
+describe("when a pass runs (docs/behaviour.md §14.23)", () => {
+  const HOUR = 3_600_000;
+
+  it("with an hour's poll, delivers at once when the feed advances and retries when the backoff ends", async () => {
+    const { receiver, endpoint } = await endpointWithReceiver((n) => (n === 2 ? 500 : 200));
+    // The retry waits a fixed 500 ms (full jitter drawn at its top).
+    const schedule = { baseMs: 500, capMs: 500 };
+    const running = dispatcher({ pollMs: HOUR, schedule, random: () => 0.999_999 });
+    const waker = wakeOnFeedAdvanced(services.events, running);
+    running.start();
+    try {
+      // The starting pass finds nothing; only the notice can bring the next one within the hour.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const first = await append(1);
+      services.events.publish("feed:advanced", { connectionId: CONNECTION });
+      await receiver.waitFor(1, 5_000);
+      await expect.poll(async () => (await endpointRow(endpoint.id)).leaseHolder).toBeNull();
+      // Refused once: the retry's own due time brings the pass that delivers it.
+      const second = await append(1);
+      services.events.publish("feed:advanced", { connectionId: CONNECTION });
+      await receiver.waitFor(2, 5_000);
+      expectExactlyOnceInOrder(receiver, [...first, ...second]);
+      expect(receiver.requests).toBe(3);
+    } finally {
+      waker.stop();
+      await running.stop();
+      await receiver.close();
+    }
   });
 });
 

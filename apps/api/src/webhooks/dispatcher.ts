@@ -26,7 +26,10 @@ export interface WebhookDispatcherOptions {
   /** This replica's lease holder name. */
   holder: string;
   schedule?: Partial<RetrySchedule>;
-  /** How often endpoints are checked for due work besides being woken. */
+  /**
+   * How often endpoints are checked for new events besides being woken by a notice (a sync in
+   * another process without Redis sends none). A retry falling due sooner wakes a pass itself.
+   */
   pollMs?: number;
   /** How long a lease lasts without a delivery renewing it. */
   leaseMs?: number;
@@ -41,7 +44,7 @@ export interface WebhookDispatcherOptions {
 }
 
 export interface WebhookDispatcher {
-  /** Starts polling; deliveries run in the background until {@link stop}. */
+  /** Starts the passes; deliveries run in the background until {@link stop}. */
   start(): void;
   /** Looks for due work now (new events were appended). */
   wake(): void;
@@ -56,7 +59,7 @@ export interface WebhookDispatcher {
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   const { prisma, secrets, logger, holder } = options;
   const schedule = { ...DEFAULT_RETRY_SCHEDULE, ...options.schedule };
-  const pollMs = options.pollMs ?? 1000;
+  const pollMs = options.pollMs ?? 10_000;
   const leaseMs = options.leaseMs ?? 60_000;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const logLimit = options.deliveryLogLimit ?? 100;
@@ -233,9 +236,24 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     return rows.map((row) => row.id);
   }
 
+  /** Milliseconds until the earliest retry of an enabled endpoint falls due, if any waits. */
+  async function untilNextRetryMs(): Promise<number | undefined> {
+    const [row] = await prisma.$queryRaw<{ due: Date | null }[]>`
+      SELECT min("nextAttemptAt") AS due FROM webhook_endpoints
+      WHERE "isEnabled" AND "nextAttemptAt" IS NOT NULL`;
+    return row?.due ? Math.max(0, row.due.getTime() - now().getTime()) : undefined;
+  }
+
   async function runOnce(): Promise<void> {
     const ids = await dueEndpoints();
     await Promise.all(ids.map((id) => deliverEndpoint(id)));
+  }
+
+  /** A pass, then how long to wait before the next one when nothing wakes the dispatcher. */
+  async function passThenWait(): Promise<number> {
+    await runOnce();
+    const retryMs = await untilNextRetryMs();
+    return retryMs === undefined ? pollMs : Math.min(pollMs, retryMs);
   }
 
   function schedulePass(delayMs: number) {
@@ -243,11 +261,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     clearTimeout(timer);
     timer = setTimeout(() => {
       isWoken = false;
-      pass = runOnce()
+      let waitMs = pollMs;
+      pass = passThenWait()
+        .then((ms) => {
+          waitMs = ms;
+        })
         .catch((error) => logger.error({ err: error }, "Webhook dispatch pass failed"))
         .finally(() => {
           pass = undefined;
-          schedulePass(isWoken ? 0 : pollMs);
+          schedulePass(isWoken ? 0 : waitMs);
         });
     }, delayMs);
     timer.unref();

@@ -1,14 +1,14 @@
-// Wakes the webhook dispatcher when a sync reports progress: a sync is what appends to the change
-// feed, so new events are delivered at once rather than at the next poll. Progress reaches every
-// replica through Redis when it is configured; the poll covers the rest.
+// Wakes the webhook dispatcher when the change feed advances, so new events are delivered at once
+// rather than at the next poll. The notice reaches every replica through Redis when it is
+// configured; the dispatcher's poll covers a sync in a process that cannot send it.
 import type { SyncEvents } from "../syncs/progress-events.ts";
 import type { WebhookDispatcher } from "./dispatcher.ts";
 
-export function wakeOnSyncProgress(
-  events: SyncEvents,
-  dispatcher: WebhookDispatcher,
+export function wakeOnFeedAdvanced(
+  events: Pick<SyncEvents, "subscribe">,
+  dispatcher: Pick<WebhookDispatcher, "wake">,
 ): { stop(): void } {
-  const iterator = events.subscribe("sync:all")[Symbol.asyncIterator]();
+  const iterator = events.subscribe("feed:advanced")[Symbol.asyncIterator]();
   let isStopped = false;
   void (async () => {
     while (!isStopped) {
