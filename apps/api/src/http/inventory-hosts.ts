@@ -15,6 +15,9 @@ const SEPARATOR = "\\x1f";
 /** Guests per read: bounds what the server holds while the response streams. */
 export const HOST_PAGE_SIZE = 2000;
 
+/** Pages read ahead of the one being written out. */
+const READ_AHEAD = 3;
+
 /**
  * The columns an export shows, for one page of ids, in one statement: the filter already chose
  * the ids (through the unified list's own condition), so this only projects. Plain arrays instead
@@ -33,7 +36,7 @@ const HOSTS_BY_ID = `
     array_to_string(ARRAY(SELECT n.mac FROM nics n WHERE n."vmId" = v.id AND n.mac IS NOT NULL
       ORDER BY n.key), E'${SEPARATOR}') AS macs
   FROM virtual_machines v
-  WHERE v.id = ANY($1::uuid[])
+  WHERE v.id BETWEEN $2::uuid AND $3::uuid AND v.id = ANY($1::uuid[])
   ORDER BY v.id`;
 
 /** One row of {@link HOSTS_BY_ID}, its lists split. */
@@ -161,6 +164,7 @@ export async function* inventoryHosts(
   viewer: Viewer,
   where: Prisma.VirtualMachineWhereInput,
   preference: AddressPreference,
+  pageSize = HOST_PAGE_SIZE,
 ): AsyncGenerator<InventoryHost[]> {
   const [suffixed, connections] = await Promise.all([
     idsNeedingSuffix(prisma, viewer),
@@ -183,9 +187,8 @@ export async function* inventoryHosts(
   const readPage = async (start: number) => {
     if (start >= ids.length) return undefined;
     type Joined = Omit<HostRow, "tags" | "ips" | "macs"> & Record<"tags" | "ips" | "macs", string>;
-    const rows = await rawQuery<Joined>(prisma, HOSTS_BY_ID, [
-      ids.slice(start, start + HOST_PAGE_SIZE),
-    ]);
+    const page = ids.slice(start, start + pageSize);
+    const rows = await rawQuery<Joined>(prisma, HOSTS_BY_ID, [page, page[0], page.at(-1)]);
     // Split in place: a second object per guest is garbage the collector pays for.
     for (const row of rows as unknown as Record<"tags" | "ips" | "macs", string | string[]>[]) {
       row.tags = split(row.tags as string);
@@ -194,13 +197,14 @@ export async function* inventoryHosts(
     }
     return rows as unknown as HostRow[];
   };
-  // The next page is read while this one is written out, so the two overlap.
-  let next = readPage(0);
+  // The pages after this one are read while it is written out: the database's per-guest work
+  // (its address and NIC look-ups) then runs on as many of its connections at once.
+  const ahead = Array.from({ length: READ_AHEAD }, (_, n) => readPage(n * pageSize));
   try {
-    for (let start = 0; ; start += HOST_PAGE_SIZE) {
-      const rows = await next;
+    for (let start = READ_AHEAD * pageSize; ; start += pageSize) {
+      const rows = await ahead.shift();
       if (!rows) return;
-      next = readPage(start + HOST_PAGE_SIZE);
+      ahead.push(readPage(start));
       yield rows.map((row) => {
         const addresses = orderAddresses(row.ips, preference);
         return {
@@ -215,7 +219,7 @@ export async function* inventoryHosts(
       });
     }
   } finally {
-    // A client that went away leaves a read in flight: its failure is nobody's to hear.
-    next.catch(() => {});
+    // A client that went away leaves reads in flight: their failures are nobody's to hear.
+    for (const read of ahead) read.catch(() => {});
   }
 }
