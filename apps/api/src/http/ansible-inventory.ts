@@ -40,9 +40,14 @@ export function osFamily(guestOs: string | null): string | undefined {
 }
 
 type Namer = (prefix: string, value: string) => string;
+type FamilyOf = (guestOs: string | null) => string | undefined;
 
 /** The groups a host belongs to. */
-export function groupsOf(host: InventoryHost, name: Namer = groupName): string[] {
+export function groupsOf(
+  host: InventoryHost,
+  name: Namer = groupName,
+  familyOf: FamilyOf = osFamily,
+): string[] {
   const { row } = host;
   const groups = [
     name("source", row.source),
@@ -57,13 +62,16 @@ export function groupsOf(host: InventoryHost, name: Namer = groupName): string[]
   ];
   for (const [prefix, value] of located) if (value) groups.push(name(prefix, value));
   for (const tag of row.tags) groups.push(name("tag", tag));
-  const family = osFamily(row.guestOs);
+  const family = familyOf(row.guestOs);
   if (family) groups.push(name("os", family));
   return [...new Set(groups)];
 }
 
 /** A host's variables: where it runs, what it is, and how to reach it. */
-export function hostVars(host: InventoryHost): Record<string, unknown> {
+export function hostVars(
+  host: InventoryHost,
+  familyOf: FamilyOf = osFamily,
+): Record<string, unknown> {
   const { row } = host;
   return {
     ...(host.primaryAddress ? { ansible_host: host.primaryAddress } : {}),
@@ -82,7 +90,7 @@ export function hostVars(host: InventoryHost): Record<string, unknown> {
     hyperlens_vapp: row.vappName,
     hyperlens_tags: row.tags,
     hyperlens_os: row.guestOs,
-    hyperlens_os_family: osFamily(row.guestOs) ?? null,
+    hyperlens_os_family: familyOf(row.guestOs) ?? null,
     hyperlens_cpus: row.cpuCount,
     hyperlens_memory_bytes: row.memoryBytes,
     hyperlens_ips: host.addresses,
@@ -104,14 +112,16 @@ export async function writeAnsibleInventory(
     return groupName(key.slice(0, at), key.slice(at + 1));
   });
   const name: Namer = (prefix, value) => named(`${prefix}:${value}`);
+  const familyByOs = memoized(osFamily);
+  const familyOf: FamilyOf = (guestOs) => (guestOs ? familyByOs(guestOs) : undefined);
   await write('{"_meta":{"hostvars":{');
   let first = true;
   for await (const page of pages) {
     let chunk = "";
     for (const host of page) {
-      chunk += `${first ? "" : ","}${JSON.stringify(host.hostName)}:${JSON.stringify(hostVars(host))}`;
+      chunk += `${first ? "" : ","}${JSON.stringify(host.hostName)}:${JSON.stringify(hostVars(host, familyOf))}`;
       first = false;
-      for (const group of groupsOf(host, name)) {
+      for (const group of groupsOf(host, name, familyOf)) {
         const list = members.get(group);
         if (list) list.push(host.hostName);
         else members.set(group, [host.hostName]);

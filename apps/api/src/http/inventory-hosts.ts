@@ -13,7 +13,7 @@ import { type AddressPreference, familyOf } from "./inventory-query.ts";
 const SEPARATOR = "\\x1f";
 
 /** Guests per read: bounds what the server holds while the response streams. */
-export const HOST_PAGE_SIZE = 2000;
+export const HOST_PAGE_SIZE = 500;
 
 /** Pages read ahead of the one being written out. */
 const READ_AHEAD = 3;
