@@ -67,7 +67,8 @@ function hostsNamed(inventory: Inventory, name: string) {
   );
 }
 
-describe("the Ansible inventory through ansible-inventory", () => {
+// Each test starts Ansible's Python several times, some 10 s each on a loaded two-core machine.
+describe("the Ansible inventory through ansible-inventory", { timeout: 120_000 }, () => {
   it("lists every guest the caller sees exactly once, same-named guests under distinct names (§14.10)", async () => {
     const inventory = await list();
     const stored = await world.app.services.prisma.virtualMachine.findMany({
