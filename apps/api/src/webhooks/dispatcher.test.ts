@@ -116,6 +116,28 @@ describe("delivery (docs/behaviour.md §14.23, §14.25)", () => {
     expect(row.failingSince).toBeNull();
   });
 
+  it("a failure after some deliveries keeps their cursor and waits out its backoff", async () => {
+    const { receiver, endpoint } = await endpointWithReceiver((n) => (n === 3 ? 500 : 200));
+    await append(4);
+    const running = dispatcher({ schedule: { baseMs: 60_000, capMs: 60_000 } });
+    try {
+      await running.runOnce();
+    } finally {
+      await running.stop();
+      await receiver.close();
+    }
+    expect(receiver.requests).toBe(3);
+    const row = await endpointRow(endpoint.id);
+    expect(row.cursor).toBe(BigInt(receiver.events[1]?.sequence ?? -1));
+    expect(row.attempt).toBe(1);
+    expect(row.nextAttemptAt?.getTime()).toBeGreaterThan(Date.now());
+    const log = await services.prisma.webhookDelivery.findMany({
+      where: { endpointId: endpoint.id },
+      orderBy: { at: "asc" },
+    });
+    expect(log.map((d) => d.outcome)).toEqual(["DELIVERED", "DELIVERED", "FAILED"]);
+  });
+
   it("a restart in the middle of a retry backoff resumes from the database: every event once, in order", async () => {
     const { receiver, endpoint } = await endpointWithReceiver((n) => (n === 1 ? 500 : 200));
     const subjects = await append(4);

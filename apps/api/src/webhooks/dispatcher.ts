@@ -3,7 +3,6 @@
 // (cursor, attempt, next attempt) is on its row, and a lease on the row (leaseHolder,
 // leaseExpiresAt; the database's clock decides expiry, as for sync leases) lets one replica at a
 // time deliver to it.
-import { randomUUID } from "node:crypto";
 import type { PrismaClient, SecretBox, WebhookEndpoint } from "@hyperlens/db";
 import type { TargetAddressPolicy } from "@hyperlens/hyper-http";
 import type { Logger } from "../logger.ts";
@@ -17,6 +16,19 @@ import { webhookSecretContext } from "./signature.ts";
 const EVENT_PAGE = 100;
 /** Successful deliveries between two trims of the log (a failure trims at once). */
 const TRIM_EVERY = 20;
+/** Successful deliveries recorded at once, at the latest after {@link RECORD_AFTER_MS}. */
+const RECORD_EVERY = 100;
+const RECORD_AFTER_MS = 1000;
+
+/** An event a receiver answered 2xx, not yet recorded. */
+interface Delivered {
+  eventId: string;
+  sequence: bigint;
+  type: string;
+  at: Date;
+  attempt: number;
+  result: AttemptResult;
+}
 
 export interface WebhookDispatcherOptions {
   prisma: PrismaClient;
@@ -91,18 +103,20 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   /**
-   * After a 2xx: moves the endpoint past the event and logs the delivery, in one statement (one
-   * round trip per event). Undefined when the lease was lost or the endpoint disabled meanwhile.
+   * Records deliveries already answered 2xx: moves the endpoint's cursor past the last of them,
+   * renews the lease and logs each, in one statement. Undefined when the lease was lost or the
+   * endpoint disabled meanwhile.
    */
-  async function advanceDelivered(
+  async function recordDelivered(
     endpoint: WebhookEndpoint,
-    event: FeedEvent & { sequence: bigint },
-    result: AttemptResult,
-    at: Date,
+    delivered: readonly Delivered[],
   ): Promise<WebhookEndpoint | undefined> {
+    const last = delivered.at(-1);
+    if (!last) return endpoint;
+    const column = <T>(pick: (d: Delivered) => T) => delivered.map(pick);
     const rows = await prisma.$queryRaw<WebhookEndpoint[]>`
       WITH moved AS (
-        UPDATE webhook_endpoints SET cursor = ${event.sequence}::bigint, attempt = 0,
+        UPDATE webhook_endpoints SET cursor = ${last.sequence}::bigint, attempt = 0,
           "firstAttemptAt" = NULL, "nextAttemptAt" = NULL, "failingSince" = NULL,
           "leaseExpiresAt" = now() + ${leaseMs}::int * interval '1 millisecond'
         WHERE id = ${endpoint.id}::uuid AND "leaseHolder" = ${holder} AND "isEnabled"
@@ -110,10 +124,13 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       ), logged AS (
         INSERT INTO webhook_deliveries (id, "endpointId", at, "eventId", "eventSequence",
           "eventType", attempt, outcome, "statusCode", "latencyMs", error)
-        SELECT ${randomUUID()}::uuid, moved.id, ${at}::timestamptz, ${event.id}::uuid, ${event.sequence}::bigint,
-          ${event.type}, ${endpoint.attempt + 1}::int, 'DELIVERED', ${result.statusCode}::int,
-          ${result.latencyMs}::int, NULL
-        FROM moved
+        SELECT gen_random_uuid(), moved.id, d.at, d.event, d.sequence, d.type, d.attempt,
+          'DELIVERED', d.status, d.latency, NULL
+        FROM moved, unnest(${column((d) => d.at)}::timestamptz[], ${column((d) => d.eventId)}::uuid[],
+          ${column((d) => d.sequence)}::bigint[], ${column((d) => d.type)}::text[],
+          ${column((d) => d.attempt)}::int[], ${column((d) => d.result.statusCode)}::int[],
+          ${column((d) => d.result.latencyMs)}::int[])
+          AS d(at, event, sequence, type, attempt, status, latency)
       )
       SELECT * FROM moved`;
     return rows[0];
@@ -170,46 +187,65 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   async function deliverEndpoint(id: string): Promise<void> {
     let endpoint = await acquire(id);
     if (!endpoint) return;
-    // Events are read a page at a time; an edit of the endpoint (its filter) drops the page.
+    // Events are read a page at a time, and the secret opened once; an edit of the endpoint
+    // (its filter, its secret) seen when deliveries are recorded drops both.
     let page: FeedEvent[] = [];
-    let pageOf = endpoint.updatedAt.getTime();
+    let pageOf = Number.NaN;
+    let secret = "";
+    // TRAP: docs/behaviour.md §14.23 — 2xx answers are recorded (the cursor moved past them) a
+    // batch at a time: a crash before the record sends them again, which at least once allows.
+    let delivered: Delivered[] = [];
+    let recordedAt = Date.now();
     let untrimmed = 0;
+    const record = async () => {
+      if (!endpoint || delivered.length === 0) return;
+      untrimmed += delivered.length;
+      endpoint = await recordDelivered(endpoint, delivered);
+      delivered = [];
+      recordedAt = Date.now();
+      if (untrimmed >= TRIM_EVERY) {
+        await trimDeliveryLog(prisma, id, logLimit);
+        untrimmed = 0;
+      }
+    };
     try {
       while (endpoint && !isStopping) {
         if (endpoint.nextAttemptAt && endpoint.nextAttemptAt > now()) return;
-        if (endpoint.updatedAt.getTime() !== pageOf) page = [];
-        if (page.length === 0) {
-          page = await nextFeedEvents(prisma, endpoint, EVENT_PAGE);
+        if (endpoint.updatedAt.getTime() !== pageOf) {
           pageOf = endpoint.updatedAt.getTime();
+          page = [];
+          secret = secrets.open(endpoint.secretCiphertext, webhookSecretContext(endpoint.id));
+        }
+        if (page.length === 0) {
+          const after = delivered.at(-1)?.sequence ?? endpoint.cursor;
+          page = await nextFeedEvents(prisma, { ...endpoint, cursor: after }, EVENT_PAGE);
         }
         const event = page.shift();
         if (!event?.sequence) return;
         const at = now();
-        const result = await sender.send(
-          endpoint.url,
-          secrets.open(endpoint.secretCiphertext, webhookSecretContext(endpoint.id)),
-          event,
-        );
+        const result = await sender.send(endpoint.url, secret, event);
         if (result.isDelivered) {
-          // TRAP: docs/behaviour.md §14.23 — the cursor moves only after a 2xx.
-          endpoint = await advanceDelivered(
-            endpoint,
-            { ...event, sequence: event.sequence },
-            result,
+          const attempt = delivered.length === 0 ? endpoint.attempt + 1 : 1;
+          delivered.push({
+            eventId: event.id,
+            sequence: event.sequence,
+            type: event.type,
             at,
-          );
-          if (++untrimmed >= TRIM_EVERY) {
-            await trimDeliveryLog(prisma, id, logLimit);
-            untrimmed = 0;
-          }
+            attempt,
+            result,
+          });
+          if (delivered.length >= RECORD_EVERY || Date.now() - recordedAt >= RECORD_AFTER_MS)
+            await record();
           continue;
         }
-        const { attempt, isGivenUp } = await recordFailure(endpoint, event, at);
+        await record();
+        if (!endpoint) return;
+        const failed = await recordFailure(endpoint, event, at);
         await recordDelivery(prisma, endpoint.id, event, {
           ...result,
           at,
-          attempt,
-          outcome: isGivenUp ? "GAVE_UP" : "FAILED",
+          attempt: failed.attempt,
+          outcome: failed.isGivenUp ? "GAVE_UP" : "FAILED",
         });
         await trimDeliveryLog(prisma, endpoint.id, logLimit);
         untrimmed = 0;
@@ -218,6 +254,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     } catch (error) {
       logger.error({ err: error, webhookId: id }, "Webhook delivery failed unexpectedly");
     } finally {
+      await record().catch((error) =>
+        logger.error({ err: error, webhookId: id }, "Webhook deliveries could not be recorded"),
+      );
       if (untrimmed > 0) await trimDeliveryLog(prisma, id, logLimit).catch(() => undefined);
       await release(id).catch(() => undefined);
     }
