@@ -275,11 +275,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     return rows.map((row) => row.id);
   }
 
-  /** Milliseconds until the earliest retry of an enabled endpoint falls due, if any waits. */
+  /**
+   * Milliseconds until the earliest retry still ahead falls due, if any waits. A retry already
+   * due that this pass left (another replica's lease, no matching event) waits for the poll,
+   * or the passes would follow one another without pause.
+   */
   async function untilNextRetryMs(): Promise<number | undefined> {
     const [row] = await prisma.$queryRaw<{ due: Date | null }[]>`
       SELECT min("nextAttemptAt") AS due FROM webhook_endpoints
-      WHERE "isEnabled" AND "nextAttemptAt" IS NOT NULL`;
+      WHERE "isEnabled" AND "nextAttemptAt" > ${now()}`;
     return row?.due ? Math.max(0, row.due.getTime() - now().getTime()) : undefined;
   }
 
