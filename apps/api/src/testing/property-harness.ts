@@ -405,8 +405,11 @@ async function runEndToEnd(run: EndToEndRun): Promise<void> {
     const rows = await presentRows(prisma, connectionId);
     expect([...rows.keys()].sort()).toEqual(run.expected().sort());
   }
-  const fourth = await sync();
-  expect(fourth.counts.rowsWritten, "the same input twice writes nothing").toBe(0);
+  // A guard that fired while restoring guests counts them as known on the next run, which may then
+  // remove what it held back: the input is the same twice only from the run after that.
+  if (third.guardFired) await sync();
+  const repeat = await sync();
+  expect(repeat.counts.rowsWritten, "the same input twice writes nothing").toBe(0);
 }
 
 /** The database of a file's end-to-end runs: created before its tests, closed after them. */
