@@ -111,13 +111,15 @@ export async function startHyperlens(options: {
   const profile = process.env.BENCH_CPU_PROF
     ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`]
     : [];
+  // Node flags to try against the figures, e.g. BENCH_NODE_FLAGS="--max-semi-space-size=32".
+  const tried = process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
   const entry =
     options.runtime === "bundle"
       ? ["--enable-source-maps", path.join(root, "apps/api/dist/server.mjs")]
       : ["--import", "tsx", path.join(root, "apps/api/src/main.ts")];
   const log = openSync(options.logFile, "a");
   const started = performance.now();
-  const child = spawn(process.execPath, [...LAUNCH_FLAGS, ...profile, ...entry], {
+  const child = spawn(process.execPath, [...LAUNCH_FLAGS, ...tried, ...profile, ...entry], {
     cwd: root,
     env: {
       ...process.env,

@@ -2,16 +2,14 @@
 // `ungrouped`, and a group per source, connection, cluster, node, org, VDC, state, tag and OS
 // family), written as the guests are read (docs/behaviour.md §14.10–§14.14).
 import type { InventoryHost } from "./inventory-hosts.ts";
+import type { Utf8Chunks } from "./utf8-chunks.ts";
 
 /** A group name Ansible accepts: letters, digits and underscores, lower case. */
 export function groupName(prefix: string, value: string): string {
   return `${prefix}_${value.toLowerCase().replace(/[^a-z0-9_]/g, "_")}`;
 }
 
-/**
- * {@link groupName} and {@link osFamily} remembered for one export: nodes, tags, states and OS
- * names repeat across thousands of guests.
- */
+/** {@link osFamily} remembered for one export: OS names repeat across thousands of guests. */
 function memoized<T>(compute: (key: string) => T): (key: string) => T {
   const known = new Map<string, T>();
   return (key) => {
@@ -39,63 +37,92 @@ export function osFamily(guestOs: string | null): string | undefined {
   return "other";
 }
 
-type Namer = (prefix: string, value: string) => string;
 type FamilyOf = (guestOs: string | null) => string | undefined;
 
-/** The groups a host belongs to. */
-export function groupsOf(
+const PREFIXES = ["source", "connection", "state", "cluster", "node", "org", "vdc", "tag", "os"];
+type Prefix = (typeof PREFIXES)[number];
+
+/** The groups a host belongs to, as (prefix, value) pairs, each group named by {@link groupName}. */
+export function forEachGroup(
   host: InventoryHost,
-  name: Namer = groupName,
-  familyOf: FamilyOf = osFamily,
-): string[] {
+  familyOf: FamilyOf,
+  visit: (prefix: Prefix, value: string) => void,
+): void {
   const { row } = host;
-  const groups = [
-    name("source", row.source),
-    name("connection", host.connectionName),
-    name("state", row.state),
-  ];
-  const located: [string, string | null][] = [
-    ["cluster", row.clusterName],
-    ["node", row.nodeName],
-    ["org", row.orgName],
-    ["vdc", row.vdcName],
-  ];
-  for (const [prefix, value] of located) if (value) groups.push(name(prefix, value));
-  for (const tag of row.tags) groups.push(name("tag", tag));
+  visit("source", row.source);
+  visit("connection", host.connectionName);
+  visit("state", row.state);
+  if (row.clusterName) visit("cluster", row.clusterName);
+  if (row.nodeName) visit("node", row.nodeName);
+  if (row.orgName) visit("org", row.orgName);
+  if (row.vdcName) visit("vdc", row.vdcName);
+  for (const tag of row.tags) visit("tag", tag);
   const family = familyOf(row.guestOs);
-  if (family) groups.push(name("os", family));
-  return [...new Set(groups)];
+  if (family) visit("os", family);
 }
 
-/** A host's variables: where it runs, what it is, and how to reach it. */
-export function hostVars(
-  host: InventoryHost,
-  familyOf: FamilyOf = osFamily,
-): Record<string, unknown> {
+/**
+ * The member lists of one export's groups. Values that name the same group (tags `a b` and `a_b`)
+ * share its list, and a host joins a list once. Each value's list is found without building its
+ * group name again: nodes, tags and states repeat across thousands of guests.
+ */
+export class GroupMembers {
+  private readonly byName = new Map<string, string[]>();
+  private readonly byValue = new Map<Prefix, Map<string, string[]>>(
+    PREFIXES.map((prefix) => [prefix, new Map()]),
+  );
+
+  add(prefix: Prefix, value: string, hostName: string): void {
+    const lists = this.byValue.get(prefix) as Map<string, string[]>;
+    let list = lists.get(value);
+    if (!list) {
+      const name = groupName(prefix, value);
+      list = this.byName.get(name) ?? [];
+      this.byName.set(name, list);
+      lists.set(value, list);
+    }
+    // Hosts arrive one at a time: one already in this list is its last member.
+    if (list.at(-1) !== hostName) list.push(hostName);
+  }
+
+  /** Group names, sorted, with their members in the order they were added. */
+  sorted(): [string, string[]][] {
+    return [...this.byName].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  }
+}
+
+const json = JSON.stringify;
+const jsonList = (values: readonly string[]) =>
+  values.length === 0 ? "[]" : `[${values.map((value) => json(value)).join(",")}]`;
+const jsonOrNull = (value: string | number | null) => (value === null ? "null" : json(value));
+
+/**
+ * A host's variables as JSON: where it runs, what it is, and how to reach it. Written out field
+ * by field: an object per guest only to stringify it was a fifth of the export's garbage.
+ */
+export function hostVarsJson(host: InventoryHost, familyOf: FamilyOf = osFamily): string {
   const { row } = host;
-  return {
-    ...(host.primaryAddress ? { ansible_host: host.primaryAddress } : {}),
-    hyperlens_id: host.globalId,
-    hyperlens_name: row.name,
-    hyperlens_source: row.source,
-    hyperlens_connection: host.connectionName,
-    hyperlens_kind: row.kind,
-    hyperlens_state: row.state,
-    hyperlens_node: row.nodeName,
-    hyperlens_cluster: row.clusterName,
-    hyperlens_datacenter: row.datacenterName,
-    hyperlens_host: row.hostName,
-    hyperlens_org: row.orgName,
-    hyperlens_vdc: row.vdcName,
-    hyperlens_vapp: row.vappName,
-    hyperlens_tags: row.tags,
-    hyperlens_os: row.guestOs,
-    hyperlens_os_family: familyOf(row.guestOs) ?? null,
-    hyperlens_cpus: row.cpuCount,
-    hyperlens_memory_bytes: row.memoryBytes,
-    hyperlens_ips: host.addresses,
-    hyperlens_macs: host.macs,
-  };
+  return `{${host.primaryAddress ? `"ansible_host":${json(host.primaryAddress)},` : ""}\
+"hyperlens_id":${json(host.globalId)},\
+"hyperlens_name":${json(row.name)},\
+"hyperlens_source":${json(row.source)},\
+"hyperlens_connection":${json(host.connectionName)},\
+"hyperlens_kind":${json(row.kind)},\
+"hyperlens_state":${json(row.state)},\
+"hyperlens_node":${jsonOrNull(row.nodeName)},\
+"hyperlens_cluster":${jsonOrNull(row.clusterName)},\
+"hyperlens_datacenter":${jsonOrNull(row.datacenterName)},\
+"hyperlens_host":${jsonOrNull(row.hostName)},\
+"hyperlens_org":${jsonOrNull(row.orgName)},\
+"hyperlens_vdc":${jsonOrNull(row.vdcName)},\
+"hyperlens_vapp":${jsonOrNull(row.vappName)},\
+"hyperlens_tags":${jsonList(row.tags)},\
+"hyperlens_os":${jsonOrNull(row.guestOs)},\
+"hyperlens_os_family":${jsonOrNull(familyOf(row.guestOs) ?? null)},\
+"hyperlens_cpus":${jsonOrNull(row.cpuCount)},\
+"hyperlens_memory_bytes":${jsonOrNull(row.memoryBytes)},\
+"hyperlens_ips":${jsonList(host.addresses)},\
+"hyperlens_macs":${jsonList(host.macs)}}`;
 }
 
 /**
@@ -104,37 +131,34 @@ export function hostVars(
  */
 export async function writeAnsibleInventory(
   pages: AsyncIterable<InventoryHost[]>,
-  write: (chunk: string) => Promise<void>,
+  out: Utf8Chunks,
 ): Promise<void> {
-  const members = new Map<string, string[]>();
-  const named = memoized((key) => {
-    const at = key.indexOf(":");
-    return groupName(key.slice(0, at), key.slice(at + 1));
-  });
-  const name: Namer = (prefix, value) => named(`${prefix}:${value}`);
+  const members = new GroupMembers();
   const familyByOs = memoized(osFamily);
   const familyOf: FamilyOf = (guestOs) => (guestOs ? familyByOs(guestOs) : undefined);
-  await write('{"_meta":{"hostvars":{');
+  out.add('{"_meta":{"hostvars":{');
   let first = true;
   for await (const page of pages) {
-    let chunk = "";
     for (const host of page) {
-      chunk += `${first ? "" : ","}${JSON.stringify(host.hostName)}:${JSON.stringify(hostVars(host, familyOf))}`;
+      out.add(`${first ? "" : ","}${json(host.hostName)}:${hostVarsJson(host, familyOf)}`);
       first = false;
-      for (const group of groupsOf(host, name, familyOf)) {
-        const list = members.get(group);
-        if (list) list.push(host.hostName);
-        else members.set(group, [host.hostName]);
-      }
+      forEachGroup(host, familyOf, (prefix, value) => members.add(prefix, value, host.hostName));
     }
-    if (chunk) await write(chunk);
+    await out.flush();
   }
-  const names = [...members.keys()].sort();
-  await write(
-    `}},"all":${JSON.stringify({ children: ["ungrouped", ...names] })},"ungrouped":{"hosts":[]}`,
-  );
-  for (const name of names) {
-    await write(`,${JSON.stringify(name)}:${JSON.stringify({ hosts: members.get(name) })}`);
+  const groups = members.sorted();
+  const children = ["ungrouped", ...groups.map(([name]) => name)];
+  out.add(`}},"all":${json({ children })},"ungrouped":{"hosts":[]}`);
+  for (const [name, hosts] of groups) {
+    out.add(`,${json(name)}:{"hosts":[`);
+    let separator = "";
+    for (const host of hosts) {
+      out.add(`${separator}${json(host)}`);
+      separator = ",";
+    }
+    out.add("]}");
+    await out.flush();
   }
-  await write("}");
+  out.add("}");
+  await out.flush(true);
 }

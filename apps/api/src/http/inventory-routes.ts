@@ -12,6 +12,7 @@ import { writeAnsibleInventory } from "./ansible-inventory.ts";
 import { inventoryHosts } from "./inventory-hosts.ts";
 import { InventoryQueryError, portsOf, readInventoryQuery } from "./inventory-query.ts";
 import { matchesEtag, targetsEtag, writePrometheusTargets } from "./prometheus-sd.ts";
+import { Utf8Chunks } from "./utf8-chunks.ts";
 import { countRejectedCredentials } from "./yoga.ts";
 
 export const ANSIBLE_INVENTORY_PATH = "/inventory/ansible";
@@ -30,22 +31,24 @@ function refuse(
   res.end(JSON.stringify(body));
 }
 
-/** Resolves once the chunk is handed to the socket, or the socket can take more. */
-function writer(res: ServerResponse) {
-  return (chunk: string) =>
-    new Promise<void>((resolve, reject) => {
-      if (res.destroyed) return reject(new Error("the client went away"));
-      if (res.write(chunk)) return resolve();
-      const done = (error?: Error) => {
-        res.off("drain", done);
-        res.off("close", gone);
-        if (error) reject(error);
-        else resolve();
-      };
-      const gone = () => done(new Error("the client went away"));
-      res.once("drain", done);
-      res.once("close", gone);
-    });
+/** Text for the response; each buffer's write resolves once the socket can take more. */
+function chunksFor(res: ServerResponse): Utf8Chunks {
+  return new Utf8Chunks(
+    (chunk) =>
+      new Promise<void>((resolve, reject) => {
+        if (res.destroyed) return reject(new Error("the client went away"));
+        if (res.write(chunk)) return resolve();
+        const done = (error?: Error) => {
+          res.off("drain", done);
+          res.off("close", gone);
+          if (error) reject(error);
+          else resolve();
+        };
+        const gone = () => done(new Error("the client went away"));
+        res.once("drain", done);
+        res.once("close", gone);
+      }),
+  );
 }
 
 /**
@@ -106,7 +109,7 @@ export function createInventoryRoutes(services: AppServices, config: Config) {
       res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
       await writeAnsibleInventory(
         inventoryHosts(services.prisma, viewer, query.where, query.preference),
-        writer(res),
+        chunksFor(res),
       );
     },
     async [PROMETHEUS_SD_PATH](
@@ -137,7 +140,7 @@ export function createInventoryRoutes(services: AppServices, config: Config) {
       await writePrometheusTargets(
         inventoryHosts(services.prisma, viewer, query.where, query.preference),
         ports,
-        writer(res),
+        chunksFor(res),
       );
     },
   };

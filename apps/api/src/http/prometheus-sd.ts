@@ -6,6 +6,7 @@ import type { Viewer } from "../auth/viewer.ts";
 import { visibleConnections, visibleVms } from "../auth/visibility.ts";
 import type { InventoryHost } from "./inventory-hosts.ts";
 import { familyOf } from "./inventory-query.ts";
+import type { Utf8Chunks } from "./utf8-chunks.ts";
 
 const META = "__meta_hyperlens_";
 
@@ -15,47 +16,52 @@ export function targetOf(address: string, port: number | undefined): string {
   return port === undefined ? host : `${host}:${port}`;
 }
 
-/** A guest's labels, `_tags` as Prometheus' other discoveries join them: `,a,b,`. */
-export function labelsOf(host: InventoryHost): Record<string, string> {
+const json = JSON.stringify;
+
+/**
+ * A guest's labels as JSON, `_tags` as Prometheus' other discoveries join them: `,a,b,`. Written
+ * out label by label: an object per guest only to stringify it was the export's largest cost.
+ */
+export function labelsJson(host: InventoryHost): string {
   const { row } = host;
-  return {
-    [`${META}source`]: row.source,
-    [`${META}connection`]: host.connectionName,
-    [`${META}node`]: row.nodeName ?? "",
-    [`${META}cluster`]: row.clusterName ?? "",
-    [`${META}org`]: row.orgName ?? "",
-    [`${META}vdc`]: row.vdcName ?? "",
-    [`${META}state`]: row.state,
-    [`${META}tags`]: row.tags.length ? `,${row.tags.join(",")},` : "",
-    [`${META}os`]: row.guestOs ?? "",
-    [`${META}vm_name`]: row.name,
-    [`${META}vm_id`]: host.globalId,
-  };
+  return `{"${META}source":${json(row.source)},\
+"${META}connection":${json(host.connectionName)},\
+"${META}node":${json(row.nodeName ?? "")},\
+"${META}cluster":${json(row.clusterName ?? "")},\
+"${META}org":${json(row.orgName ?? "")},\
+"${META}vdc":${json(row.vdcName ?? "")},\
+"${META}state":${json(row.state)},\
+"${META}tags":${json(row.tags.length ? `,${row.tags.join(",")},` : "")},\
+"${META}os":${json(row.guestOs ?? "")},\
+"${META}vm_name":${json(row.name)},\
+"${META}vm_id":${json(host.globalId)}}`;
 }
 
 /** Writes the target groups as pages of hosts arrive; a guest without an address has none. */
 export async function writePrometheusTargets(
   pages: AsyncIterable<InventoryHost[]>,
   ports: readonly number[],
-  write: (chunk: string) => Promise<void>,
+  out: Utf8Chunks,
 ): Promise<void> {
   const perGuest = ports.length ? ports : [undefined];
-  await write("[");
+  out.add("[");
   let first = true;
   for await (const page of pages) {
-    let chunk = "";
     for (const host of page) {
       const address = host.primaryAddress;
       if (address === undefined) continue;
-      const labels = JSON.stringify(labelsOf(host));
+      const labels = labelsJson(host);
       for (const port of perGuest) {
-        chunk += `${first ? "" : ","}{"targets":${JSON.stringify([targetOf(address, port)])},"labels":${labels}}`;
+        out.add(
+          `${first ? "" : ","}{"targets":[${json(targetOf(address, port))}],"labels":${labels}}`,
+        );
         first = false;
       }
     }
-    if (chunk) await write(chunk);
+    await out.flush();
   }
-  await write("]");
+  out.add("]");
+  await out.flush(true);
 }
 
 /**
