@@ -19,6 +19,7 @@
 //   BENCH_SSO_RUNS=40               OpenID Connect sign-ins against the in-process provider (sso)
 //   BENCH_WEBHOOK_EVENTS=5000       change-feed events delivered to one local receiver (webhooks)
 //   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir
+//   BENCH_NODE_FLAGS="--flag …"     more Node flags for each Hyperlens server, to try them
 //   DATABASE_URL=postgresql://…    a PostgreSQL server: each scenario in its own throw-away
 //                                   database there (default: the embedded database)
 // A quick try: BENCH_PROXMOX_GUESTS=500 BENCH_VCD_VMS=500 BENCH_VCENTER_VMS=1000 BENCH_LIST_VMS=5000 npm run bench
