@@ -30,6 +30,7 @@ const result = spawnSync(
     path.join(root, "e2e/sso.e2e.ts"),
     path.join(root, "e2e/ldap.e2e.ts"),
     path.join(root, "e2e/accounts.e2e.ts"),
+    path.join(root, "e2e/webhooks.e2e.ts"),
   ],
   { cwd: root, stdio: "inherit" },
 );

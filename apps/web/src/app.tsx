@@ -14,9 +14,11 @@ import { SettingsPage } from "./settings/settings-page.tsx";
 import { CredentialsForm } from "./shell/credentials-form.tsx";
 import { Header } from "./shell/header.tsx";
 import { visiblePages } from "./shell/nav.tsx";
+import { NotPermitted } from "./shell/not-permitted.tsx";
 import { useRoute } from "./shell/router.ts";
 import { ProviderSignIn } from "./sso/provider-sign-in.tsx";
 import { SyncProvider, useSync } from "./sync/sync-context.tsx";
+import { WebhooksPage } from "./webhooks/webhooks-page.tsx";
 
 const STATUS = graphql(`
   query Status {
@@ -39,7 +41,10 @@ function SignedIn(props: { viewer: Viewer; onSignedOut: () => void; onChanged: (
   const route = useRoute();
   const { settledCount } = useSync();
   const pages = visiblePages(props.viewer);
-  const page = pages.includes(route.page) ? route.page : (pages[0] ?? "help");
+  const isPermitted = pages.includes(route.page);
+  // A page asked for by its address but not permitted says so; the root shows the first allowed.
+  const isRefused = !isPermitted && route.isNamed;
+  const page = isPermitted || isRefused ? route.page : (pages[0] ?? "help");
   const [{ data }, reloadConnections] = useQuery({
     query: CONNECTIONS,
     requestPolicy: "cache-and-network",
@@ -55,19 +60,26 @@ function SignedIn(props: { viewer: Viewer; onSignedOut: () => void; onChanged: (
     <>
       <Header viewer={props.viewer} pages={pages} current={page} onSignedOut={props.onSignedOut} />
       <main id="main" className="page">
-        {page === "servers" && <ServersPage params={route.query} connections={connections} />}
-        {page === "integrations" && <IntegrationsPage params={route.query} />}
-        {page === "settings" && (
-          <SettingsPage viewer={props.viewer} connections={connections} onChanged={reload} />
+        {isRefused ? (
+          <NotPermitted />
+        ) : (
+          <>
+            {page === "servers" && <ServersPage params={route.query} connections={connections} />}
+            {page === "integrations" && <IntegrationsPage params={route.query} />}
+            {page === "settings" && (
+              <SettingsPage viewer={props.viewer} connections={connections} onChanged={reload} />
+            )}
+            {page === "webhooks" && <WebhooksPage connections={connections} />}
+            {(page === "tokens" ||
+              page === "users" ||
+              page === "groups" ||
+              page === "sessions" ||
+              page === "password") && (
+              <AccountRoutes page={page} viewer={props.viewer} onChanged={props.onChanged} />
+            )}
+            {page === "help" && <HelpPage />}
+          </>
         )}
-        {(page === "tokens" ||
-          page === "users" ||
-          page === "groups" ||
-          page === "sessions" ||
-          page === "password") && (
-          <AccountRoutes page={page} viewer={props.viewer} onChanged={props.onChanged} />
-        )}
-        {page === "help" && <HelpPage />}
       </main>
     </>
   );

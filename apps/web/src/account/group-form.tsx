@@ -1,7 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from "react";
-import type { FieldProblem } from "../graphql/validation-error.ts";
+import { type FieldProblem, problemsByField } from "../graphql/validation-error.ts";
 import { t } from "../i18n/i18n.ts";
-import { serverProblemsByField } from "../settings/connection-validation.ts";
 import { FormField } from "../settings/form-field.tsx";
 
 /** A group's name and description as the form edits them. */
@@ -43,15 +42,12 @@ export function GroupForm(props: {
     const found = await props.onSave(draft);
     setSaving(false);
     if (found) {
-      setProblems(serverProblemsByField(found));
+      setProblems(problemsByField(found, ["name", "description"]));
       return;
     }
     setProblems({});
     if (props.isReset) setDraft(props.initial);
   };
-  const elsewhere = Object.entries(problems)
-    .filter(([field]) => field !== "name" && field !== "description")
-    .flatMap(([, messages]) => messages);
 
   return (
     <form onSubmit={submit} aria-label={props.label} className={props.className}>
@@ -85,9 +81,9 @@ export function GroupForm(props: {
           />
         )}
       </FormField>
-      {elsewhere.length > 0 && (
+      {problems.form && (
         <p role="alert" className="problem">
-          {elsewhere.join(" ")}
+          {problems.form.join(" ")}
         </p>
       )}
       <button type="submit" className="primary" disabled={isSaving}>

@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../graphql/graphql.ts";
-import { type FieldProblem, ValidationErrorFields } from "../graphql/validation-error.ts";
+import { problemsOfAnswer, ValidationErrorFields } from "../graphql/validation-error.ts";
 import { t } from "../i18n/i18n.ts";
 import { ConfirmButton } from "../ui/confirm-button.tsx";
-import { GroupForm, type GroupSaveProblems } from "./group-form.tsx";
+import { GroupForm } from "./group-form.tsx";
 
 const GROUPS = graphql(`
   query ConnectionGroups {
@@ -46,28 +46,6 @@ const DELETE = graphql(`
   mutation DeleteConnectionGroup($id: ID!) { deleteConnectionGroup(id: $id) }
 `);
 
-type Answer = {
-  data?: {
-    result?: {
-      __typename: string;
-      message?: string;
-      field?: string | null;
-      problems?: readonly FieldProblem[];
-    };
-  };
-  error?: { message: string };
-};
-
-/** The problems a create or update answered, or undefined when it succeeded. */
-function problemsOf(answer: Answer): GroupSaveProblems {
-  if (answer.error) return [{ field: null, message: answer.error.message }];
-  const result = answer.data?.result;
-  if (result?.__typename !== "ValidationError") return undefined;
-  return result.problems?.length
-    ? result.problems
-    : [{ field: result.field ?? null, message: result.message ?? t("common.failed") }];
-}
-
 /** Connection groups ("tenants"): who sees which connections (MANAGE_USERS). */
 export function GroupsPage() {
   const [{ data, error }, reload] = useQuery({ query: GROUPS, requestPolicy: "network-only" });
@@ -89,7 +67,7 @@ export function GroupsPage() {
         submitLabel={t("groups.create")}
         isReset
         onSave={async (draft) => {
-          const found = problemsOf(await create(draft));
+          const found = problemsOfAnswer(await create(draft));
           if (!found) refresh();
           return found;
         }}
@@ -119,7 +97,7 @@ export function GroupsPage() {
                     submitLabel={t("common.save")}
                     onCancel={() => setEditingId(undefined)}
                     onSave={async (draft) => {
-                      const found = problemsOf(await update({ id: group.id, ...draft }));
+                      const found = problemsOfAnswer(await update({ id: group.id, ...draft }));
                       if (!found) {
                         setEditingId(undefined);
                         refresh();

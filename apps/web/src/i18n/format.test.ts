@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes as format, formatCount, formatDateTime, formatRelative } from "./format.ts";
+import {
+  formatBytes as format,
+  formatCount,
+  formatDateTime,
+  formatDateTimeSeconds,
+  formatMilliseconds,
+  formatRelative,
+} from "./format.ts";
 
 // Intl separates number and unit with a no-break space in some locales.
 const formatBytes = (locale: string, bytes: number | null) =>
@@ -28,5 +35,11 @@ describe("formatters", () => {
     const now = Date.parse("2026-01-01T12:00:00Z");
     expect(formatRelative("en", "2026-01-01T11:57:00Z", now)).toBe("3 minutes ago");
     expect(formatRelative("de", "2026-01-01T10:00:00Z", now)).toBe("vor 2 Stunden");
+  });
+
+  it("show a log time to the second and a latency in milliseconds", () => {
+    expect(formatDateTimeSeconds("en", "2026-01-01T12:00:07Z")).toMatch(/:07/);
+    expect(formatDateTimeSeconds("en", null)).toBe("—");
+    expect(formatMilliseconds("en", 1234).replace(/\s/g, " ")).toBe("1,234 ms");
   });
 });

@@ -53,3 +53,20 @@ export function formatRelative(locale: string, iso: string | null | undefined, n
   }
   return format.format(Math.round(value), "year");
 }
+
+/** A date and time to the second, for logs where attempts follow each other closely. */
+export function formatDateTimeSeconds(locale: string, iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return "—";
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "medium" }).format(date);
+}
+
+/** A duration in milliseconds, e.g. "42 ms". */
+export function formatMilliseconds(locale: string, ms: number): string {
+  return new Intl.NumberFormat(locale, {
+    style: "unit",
+    unit: "millisecond",
+    unitDisplay: "short",
+  }).format(ms);
+}

@@ -4,7 +4,11 @@ import { useMutation, useQuery } from "urql";
 import { GroupPicker } from "../account/group-picker.tsx";
 import { GROUP_CHOICES } from "../account/user-grants-editor.tsx";
 import { graphql } from "../graphql/graphql.ts";
-import { ValidationErrorFields } from "../graphql/validation-error.ts";
+import {
+  problemsByField,
+  problemsOfAnswer,
+  ValidationErrorFields,
+} from "../graphql/validation-error.ts";
 import { t } from "../i18n/i18n.ts";
 import { type Connection, ConnectionFields } from "./connection-fields.ts";
 import {
@@ -12,7 +16,6 @@ import {
   type DraftProblems,
   inputFromDraft,
   keepsStoredSecret,
-  serverProblemsByField,
   validateDraft,
 } from "./connection-validation.ts";
 import { FormField } from "./form-field.tsx";
@@ -147,20 +150,9 @@ export function ConnectionForm(props: {
     const result = await save({ input });
     setSaving(false);
     const outcome = result.data?.result;
-    if (result.error) setServerProblems({ form: [result.error.message] });
-    else if (outcome?.__typename === "ValidationError") {
-      const byField = serverProblemsByField(
-        outcome.problems.length
-          ? outcome.problems
-          : [{ field: outcome.field, message: outcome.message }],
-      );
-      const shown: Record<string, string[]> = { form: [] };
-      for (const [field, messages] of Object.entries(byField)) {
-        const key = SHOWN_FIELDS.includes(field) ? field : "form";
-        shown[key] = [...(shown[key] ?? []), ...messages];
-      }
-      setServerProblems(shown);
-    } else if (outcome && "data" in outcome) props.onSaved(outcome.data);
+    const found = problemsOfAnswer(result);
+    if (found) setServerProblems(problemsByField(found, SHOWN_FIELDS));
+    else if (outcome && "data" in outcome) props.onSaved(outcome.data);
   };
 
   const kindLabel = t(`source.${props.kind}`);

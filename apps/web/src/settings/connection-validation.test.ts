@@ -3,7 +3,6 @@ import {
   type ConnectionDraft,
   inputFromDraft,
   keepsStoredSecret,
-  serverProblemsByField,
   validateDraft,
 } from "./connection-validation.ts";
 
@@ -154,17 +153,5 @@ describe("inputFromDraft", () => {
     expect(inputFromDraft(draft)).toHaveProperty("tokenId", "inventory");
     expect(inputFromDraft({ ...draft, kind: "VCD" })).not.toHaveProperty("tokenId");
     expect(inputFromDraft({ ...draft, kind: "VCD" })).toHaveProperty("isProvider", false);
-  });
-});
-
-describe("serverProblemsByField", () => {
-  it("groups the server's problems under the form's field names", () => {
-    expect(
-      serverProblemsByField([
-        { field: "url", message: "not https" },
-        { field: "input.username", message: "no colon" },
-        { field: null, message: "general" },
-      ]),
-    ).toEqual({ url: ["not https"], username: ["no colon"], form: ["general"] });
   });
 });

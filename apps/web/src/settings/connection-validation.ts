@@ -1,7 +1,6 @@
 // Checks the connection form can make before asking the server, so a person sees the problem
 // beside the field at once. The server checks again and its problems are shown the same way.
 import type { ConnectionKind } from "@hyperlens/shared";
-import type { FieldProblem } from "../graphql/validation-error.ts";
 import type { MessageKey } from "../i18n/i18n.ts";
 
 /**
@@ -131,14 +130,4 @@ export function inputFromDraft(draft: ConnectionDraft): ConnectionInput {
   if (draft.kind === "PROXMOX") input.tokenId = draft.tokenId.trim() || null;
   if (draft.kind === "VCD") input.isProvider = draft.isProvider;
   return input;
-}
-
-/** The server's problems by form field; `input.url` and `url` both land on `url`. */
-export function serverProblemsByField(problems: readonly FieldProblem[]): Record<string, string[]> {
-  const byField: Record<string, string[]> = {};
-  for (const problem of problems) {
-    const field = (problem.field ?? "").split(".").pop() || "form";
-    byField[field] = [...(byField[field] ?? []), problem.message];
-  }
-  return byField;
 }

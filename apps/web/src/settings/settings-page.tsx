@@ -3,6 +3,7 @@ import { CONNECTION_KINDS, MANAGE_CAPABILITY } from "@hyperlens/shared";
 import { useState } from "react";
 import type { Viewer } from "../app.tsx";
 import { t } from "../i18n/i18n.ts";
+import { NotPermitted } from "../shell/not-permitted.tsx";
 import { navigate } from "../shell/router.ts";
 import { ConnectionCard } from "./connection-card.tsx";
 import type { Connection } from "./connection-fields.ts";
@@ -33,7 +34,7 @@ export function SettingsPage(props: {
   );
   const kind = kindFromPath(allowed);
   const [editing, setEditing] = useState<Connection | "new">();
-  if (!kind) return <p>{t("common.forbidden")}</p>;
+  if (!kind) return <NotPermitted />;
   const canManage = props.viewer.capabilities.includes(MANAGE_CAPABILITY[kind]);
   const list = props.connections.filter((c) => c.kind === kind);
 

@@ -23,6 +23,7 @@ describe("visiblePages", () => {
       "tokens",
       "users",
       "groups",
+      "webhooks",
       "sessions",
       "password",
       "help",
@@ -46,5 +47,16 @@ describe("visiblePages", () => {
         capabilities: ["MANAGE_PROXMOX"],
       }),
     ).toEqual(["settings", "tokens", "sessions", "password", "help"]);
+  });
+
+  it("shows Webhooks to administrators only, not to a user manager", () => {
+    const manager = visiblePages({
+      username: "m",
+      isAdmin: false,
+      mustChangePassword: false,
+      capabilities: ["VIEW_INVENTORY", "MANAGE_USERS"],
+    });
+    expect(manager).toContain("users");
+    expect(manager).not.toContain("webhooks");
   });
 });

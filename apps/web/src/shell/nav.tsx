@@ -12,6 +12,8 @@ export function visiblePages(viewer: Omit<Viewer, "mustEnrolTwoFactor">): Page[]
     pages.push("settings");
   pages.push("tokens");
   if (viewer.isAdmin || can("MANAGE_USERS")) pages.push("users", "groups");
+  // Webhooks send every connection's events outside Hyperlens: administrators only (§14.20).
+  if (viewer.isAdmin) pages.push("webhooks");
   pages.push("sessions", "password", "help");
   return pages;
 }
@@ -25,6 +27,7 @@ const LABELS: Record<Page, MessageKey> = {
   sessions: "nav.sessions",
   password: "nav.password",
   groups: "nav.groups",
+  webhooks: "nav.webhooks",
   help: "nav.help",
 };
 

@@ -10,6 +10,8 @@ describe("parseRoute", () => {
   it("shows the Servers page for the root and for unknown paths such as /setup", () => {
     expect(parseRoute("/", "").page).toBe("servers");
     expect(parseRoute("/setup", "").page).toBe("servers");
+    expect(parseRoute("/", "").isNamed).toBe(false);
+    expect(parseRoute("/webhooks", "").isNamed).toBe(true);
   });
 
   it("keeps the query for filters", () => {

@@ -9,6 +9,7 @@ export type Page =
   | "tokens"
   | "users"
   | "groups"
+  | "webhooks"
   | "sessions"
   | "password"
   | "help";
@@ -20,19 +21,23 @@ const PAGES: readonly Page[] = [
   "tokens",
   "users",
   "groups",
+  "webhooks",
   "sessions",
   "password",
   "help",
 ];
 
-/** The page and query of a location; unknown paths show the Servers page. */
+/**
+ * The page and query of a location; unknown paths show the Servers page. `isNamed` tells a page
+ * the address asks for by name from the one shown by default (the root, an unknown path).
+ */
 export function parseRoute(
   pathname: string,
   search: string,
-): { page: Page; query: URLSearchParams } {
-  const first = pathname.split("/").filter(Boolean)[0] ?? "servers";
-  const page = PAGES.find((p) => p === first) ?? "servers";
-  return { page, query: new URLSearchParams(search) };
+): { page: Page; query: URLSearchParams; isNamed: boolean } {
+  const first = pathname.split("/").filter(Boolean)[0] ?? "";
+  const named = PAGES.find((p) => p === first);
+  return { page: named ?? "servers", query: new URLSearchParams(search), isNamed: !!named };
 }
 
 const listeners = new Set<() => void>();
