@@ -41,9 +41,9 @@ export interface ServiceOptions {
   /** Seals and opens secrets; by default with the configured keys. */
   secrets?: SecretBox;
   metrics?: AppMetrics;
-  /** Webhook delivery timings (tests shorten them). */
+  /** Webhook delivery timings and jitter draw (tests shorten and fix them). */
   webhooks?: Partial<
-    Pick<WebhookDispatcherOptions, "schedule" | "pollMs" | "leaseMs" | "timeoutMs">
+    Pick<WebhookDispatcherOptions, "schedule" | "pollMs" | "leaseMs" | "timeoutMs" | "random">
   >;
 }
 
