@@ -13,7 +13,11 @@ import { startAbandonedRunSweep } from "./syncs/abandoned-run-sweep.ts";
 import { createSyncCoordinator } from "./syncs/coordinator.ts";
 import { startFeedRetentionSweep } from "./syncs/feed-retention-sweep.ts";
 import { recoverInterruptedSyncs } from "./syncs/lease.ts";
-import { connectRedisSyncEvents, createSyncEvents } from "./syncs/progress-events.ts";
+import {
+  announceFeedAdvanced,
+  connectRedisSyncEvents,
+  createSyncEvents,
+} from "./syncs/progress-events.ts";
 import { createScheduler } from "./syncs/scheduler.ts";
 import { startTracing } from "./telemetry/tracing.ts";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "./webhooks/dispatcher.ts";
@@ -79,7 +83,11 @@ export async function createServices(
     await events.close();
     throw error;
   }
-  const interrupted = await recoverInterruptedSyncs(db.prisma, db.kind === "pglite");
+  const interrupted = await recoverInterruptedSyncs(
+    db.prisma,
+    db.kind === "pglite",
+    announceFeedAdvanced(events),
+  );
   if (interrupted)
     logger.warn({ runs: interrupted }, "Closed syncs a stopped process left running");
   const syncs = createSyncCoordinator({
