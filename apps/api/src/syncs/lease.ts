@@ -126,6 +126,10 @@ async function closeRunsAsInterrupted(
   where: Prisma.Sql,
   onFeedAdvanced: FeedAdvancedListener = () => {},
 ): Promise<number> {
+  // Most calls find nothing to close: they open no transaction (and take no feed lock) then.
+  const [open] = await prisma.$queryRaw<{ isAny: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM sync_runs WHERE outcome = 'RUNNING' AND ${where}) AS "isAny"`;
+  if (!open?.isAny) return 0;
   const closed = await prisma.$transaction(async (tx) => {
     // TRAP: docs/behaviour.md §8 — without the connection update a killed sync leaves the connection showing the
     // last success, and repeated crashes never count as failures.
