@@ -13,7 +13,11 @@ import { startAbandonedRunSweep } from "./syncs/abandoned-run-sweep.ts";
 import { createSyncCoordinator } from "./syncs/coordinator.ts";
 import { startFeedRetentionSweep } from "./syncs/feed-retention-sweep.ts";
 import { recoverInterruptedSyncs } from "./syncs/lease.ts";
-import { connectRedisSyncEvents, createSyncEvents } from "./syncs/progress-events.ts";
+import {
+  announceFeedAdvanced,
+  connectRedisSyncEvents,
+  createSyncEvents,
+} from "./syncs/progress-events.ts";
 import { createScheduler } from "./syncs/scheduler.ts";
 import { startTracing } from "./telemetry/tracing.ts";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "./webhooks/dispatcher.ts";
@@ -41,9 +45,9 @@ export interface ServiceOptions {
   /** Seals and opens secrets; by default with the configured keys. */
   secrets?: SecretBox;
   metrics?: AppMetrics;
-  /** Webhook delivery timings (tests shorten them). */
+  /** Webhook delivery timings and jitter draw (tests shorten and fix them). */
   webhooks?: Partial<
-    Pick<WebhookDispatcherOptions, "schedule" | "pollMs" | "leaseMs" | "timeoutMs">
+    Pick<WebhookDispatcherOptions, "schedule" | "pollMs" | "leaseMs" | "timeoutMs" | "random">
   >;
 }
 
@@ -79,7 +83,11 @@ export async function createServices(
     await events.close();
     throw error;
   }
-  const interrupted = await recoverInterruptedSyncs(db.prisma, db.kind === "pglite");
+  const interrupted = await recoverInterruptedSyncs(
+    db.prisma,
+    db.kind === "pglite",
+    announceFeedAdvanced(events),
+  );
   if (interrupted)
     logger.warn({ runs: interrupted }, "Closed syncs a stopped process left running");
   const syncs = createSyncCoordinator({

@@ -157,13 +157,26 @@ export function runOutcomeEvents(
       at: details.at,
     });
   } else if (outcome === "FAILED") {
-    events.push({
-      ...eventOf(ctx, "SYNC_FAILED", null, {
-        message: details.message,
-        errorClass: details.errorClass ?? "internal",
-      }),
-      at: details.at,
-    });
+    events.push(syncFailedEvent(ctx, { ...details, errorClass: details.errorClass ?? "internal" }));
   }
   return events;
+}
+
+/**
+ * SYNC_FAILED of one run: a sync that failed itself, or a run another process closed after the
+ * one running it died (docs/behaviour.md §14.5).
+ */
+export function syncFailedEvent(
+  run: { connectionId: string; syncRunId: string },
+  details: { message: string; errorClass: string; at: Date },
+): NewInventoryEvent {
+  return {
+    type: "SYNC_FAILED",
+    connectionId: run.connectionId,
+    syncRunId: run.syncRunId,
+    subjectId: null,
+    subjectName: null,
+    data: { message: details.message, errorClass: details.errorClass },
+    at: details.at,
+  };
 }

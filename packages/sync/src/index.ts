@@ -6,6 +6,7 @@ export {
   type VmDiff,
   type VmSummary,
 } from "./diff.ts";
+export { syncFailedEvent } from "./feed-events.ts";
 export { fingerprintOf, fingerprintVm } from "./fingerprint.ts";
 export { decideGuard, type GuardDecision } from "./guard.ts";
 export {

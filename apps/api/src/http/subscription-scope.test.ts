@@ -2,6 +2,8 @@
 // a connection moved between groups applies to the next event, over WebSocket and SSE alike. The
 // periodic re-check is set far beyond the test, so only the announcement of the change can do it
 // (docs/behaviour.md §7.17).
+import { rawTransaction } from "@hyperlens/db";
+import { appendInventoryEvents } from "@hyperlens/sync";
 import { decodeGlobalID, encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveConnection } from "../services/connections.ts";
@@ -11,6 +13,7 @@ import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 const RECHECK_MS = 10 * 60_000;
 const WAIT_MS = 5_000;
 const PROGRESS = "subscription { syncProgress { listKey } }";
+const FEED = "subscription { inventoryChanged { subjectName } }";
 
 let app: TestApp;
 let admin: string;
@@ -81,6 +84,31 @@ async function publishUntilSeen(
     publish(connectionId, marker);
     if (streams.every((s) => s.text().includes(marker))) return true;
     await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+/** Appends a change-feed event of `connectionId` named `marker` and announces it, as a sync does. */
+async function appendEvent(connectionId: string, marker: string) {
+  await rawTransaction(app.services.prisma, (sql) =>
+    appendInventoryEvents(sql, [
+      { type: "VM_ADDED", connectionId, subjectName: marker, data: {}, at: new Date() },
+    ]),
+  );
+  app.services.events.publish("feed:advanced", { connectionId });
+}
+
+/** Appends events of `connectionId` named `marker` until every stream shows one. */
+async function appendUntilSeen(
+  streams: OpenSubscription[],
+  connectionId: string,
+  marker: string,
+): Promise<boolean> {
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    await appendEvent(connectionId, marker);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (streams.every((s) => s.text().includes(marker))) return true;
   }
   return false;
 }
@@ -167,5 +195,88 @@ describe("open subscriptions follow the viewer's connection scope (docs/behaviou
       new Promise((resolve) => setTimeout(() => resolve(false), WAIT_MS)),
     ]);
     expect(wasTold).toBe(true);
+  });
+
+  it("inventoryChanged: a grant moved from one group to another applies to the next event, over both transports", async () => {
+    const [alpha, bravo] = [await createGroup("feed-alpha"), await createGroup("feed-bravo")];
+    const [inAlpha, inBravo] = [
+      await createConnection("feed-alpha-pve"),
+      await createConnection("feed-bravo-pve"),
+    ];
+    await setGroups(inAlpha, [alpha]);
+    await setGroups(inBravo, [bravo]);
+    const cookie = await app.signedInAs("feed-tenant");
+    const userId = await tenantUserId("feed-tenant");
+    await grant(userId, [alpha]);
+    const streams = [
+      await openSse(app.url, { cookie }, FEED),
+      await openWebSocket(app.url, { cookie }, FEED),
+    ];
+    try {
+      expect(await appendUntilSeen(streams, inAlpha, "alpha-before")).toBe(true);
+      await grant(userId, [bravo]);
+      expect(await appendUntilSeen(streams, inBravo, "bravo-after")).toBe(true);
+      await appendEvent(inAlpha, "alpha-after");
+      expect(await appendUntilSeen(streams, inBravo, "bravo-last")).toBe(true);
+      for (const stream of streams) expect(stream.text()).not.toContain("alpha-after");
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
+  it("inventoryChanged: a connection put into the viewer's group is heard at once, one taken out no longer", async () => {
+    const group = await createGroup("feed-charlie");
+    const [leaving, joining] = [
+      await createConnection("feed-leaving-pve"),
+      await createConnection("feed-joining-pve"),
+    ];
+    await setGroups(leaving, [group]);
+    const cookie = await app.signedInAs("feed-charlie-tenant");
+    await grant(await tenantUserId("feed-charlie-tenant"), [group]);
+    const streams = [
+      await openSse(app.url, { cookie }, FEED),
+      await openWebSocket(app.url, { cookie }, FEED),
+    ];
+    try {
+      expect(await appendUntilSeen(streams, leaving, "leaving-before")).toBe(true);
+      await setGroups(leaving, []);
+      await setGroups(joining, [group]);
+      // Heard only once the re-check that read both changes is in effect.
+      expect(await appendUntilSeen(streams, joining, "joined")).toBe(true);
+      await appendEvent(leaving, "left");
+      expect(await appendUntilSeen(streams, joining, "joining-last")).toBe(true);
+      for (const stream of streams) expect(stream.text()).not.toContain("left");
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+
+  it("inventoryChanged: a revoked token's stream ends at once, over both transports", async () => {
+    const group = await createGroup("feed-echo");
+    const connection = await createConnection("feed-echo-pve");
+    await setGroups(connection, [group]);
+    const created = await asAdmin<{
+      createApiToken: { data: { token: string; apiToken: { id: string } } };
+    }>(
+      `mutation($g: [ID!]) { createApiToken(name: "feed-live", capabilities: [VIEW_INVENTORY], allConnections: false, groupIds: $g) {
+        ... on MutationCreateApiTokenSuccess { data { token apiToken { id } } } } }`,
+      { g: [group] },
+    );
+    const { token, apiToken } = created.createApiToken.data;
+    const streams = [
+      await openSse(app.url, { token }, FEED),
+      await openWebSocket(app.url, { token }, FEED),
+    ];
+    try {
+      expect(await appendUntilSeen(streams, connection, "echo-before")).toBe(true);
+      await asAdmin("mutation($id: ID!) { revokeApiToken(id: $id) }", { id: apiToken.id });
+      const [sse, ws] = streams;
+      expect(await sse?.endsWithin(WAIT_MS)).toBe(true);
+      expect(sse?.text()).toContain("UNAUTHENTICATED");
+      expect(await ws?.endsWithin(WAIT_MS)).toBe(true);
+      expect(ws?.text()).toContain("close 4401");
+    } finally {
+      for (const stream of streams) stream.close();
+    }
   });
 });

@@ -5,20 +5,25 @@
 import type { AppServices } from "../context.ts";
 import { recoverInterruptedSyncs } from "./lease.ts";
 import { type PeriodicSweep, startPeriodicSweep } from "./periodic-sweep.ts";
+import { announceFeedAdvanced } from "./progress-events.ts";
 
 /** A running sweep. */
 export type AbandonedRunSweep = PeriodicSweep;
 
 /** Starts sweeping every `intervalMs` (the lease life: a dead holder's run closes within two). */
 export function startAbandonedRunSweep(
-  services: Pick<AppServices, "prisma" | "logger">,
+  services: Pick<AppServices, "prisma" | "logger" | "events">,
   intervalMs: number,
 ): AbandonedRunSweep {
   return startPeriodicSweep(
     services,
     intervalMs,
     async () => {
-      const closed = await recoverInterruptedSyncs(services.prisma, false);
+      const closed = await recoverInterruptedSyncs(
+        services.prisma,
+        false,
+        announceFeedAdvanced(services.events),
+      );
       if (closed)
         services.logger.warn({ runs: closed }, "Closed syncs a stopped server left running");
       return closed;

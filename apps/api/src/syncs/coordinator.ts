@@ -36,6 +36,7 @@ import {
   takeOverLease,
 } from "./lease.ts";
 import { isProcessKnownDead, type ProcessIdentity, processIdentity } from "./process-identity.ts";
+import { announceFeedAdvanced } from "./progress-events.ts";
 import { runUnderLease, type StartedSync, type SyncOptions } from "./run-under-lease.ts";
 
 /** What a sync attempt came to: started here, held by someone else, or not needed. */
@@ -282,7 +283,7 @@ async function attemptUnderLease(
       if (!connection) throw new NotFoundError(`No connection with id ${id} exists.`);
       return { kind: "skipped" };
     }
-    const abandoned = await closeAbandonedRuns(prisma, id);
+    const abandoned = await closeAbandonedRuns(prisma, id, announceFeedAdvanced(services.events));
     if (abandoned) {
       services.logger.warn(
         { connectionId: id, runs: abandoned },

@@ -355,3 +355,85 @@ describe("the sync lease", () => {
     }
   });
 });
+
+describe("a run closed by someone else is SYNC_FAILED in the feed (docs/behaviour.md §14.5)", () => {
+  const INTERRUPTED = {
+    type: "SYNC_FAILED",
+    data: { errorClass: "interrupted", message: expect.stringMatching(/^Interrupted/) },
+  };
+  const feedOf = (syncRunId: string) =>
+    replicaA.prisma.inventoryEvent.findMany({ where: { syncRunId }, orderBy: { sequence: "asc" } });
+
+  /** The connections `feed:advanced` announces from now on. */
+  function listenForNotices() {
+    const announced: string[] = [];
+    const notices = replicaA.events.subscribe("feed:advanced")[Symbol.asyncIterator]();
+    void (async () => {
+      for (let next = await notices.next(); !next.done; next = await notices.next())
+        announced.push(next.value.connectionId);
+    })();
+    return { announced, stop: () => void notices.return?.() };
+  }
+
+  /** A RUNNING run whose holder's lease ends in `ms` and is never renewed. */
+  async function orphanedRun(connectionId: string, ms: number) {
+    const run = await replicaA.prisma.syncRun.create({
+      data: { connectionId, trigger: "SCHEDULE", correlationId: "dead" },
+    });
+    await replicaA.prisma.syncLease.create({
+      data: {
+        connectionId,
+        holder: "dead-replica",
+        syncRunId: run.id,
+        expiresAt: new Date(Date.now() + ms),
+      },
+    });
+    return run;
+  }
+
+  it("closed by the next holder of its lease", async () => {
+    const id = await addConnection("feed-next-holder");
+    const orphan = await orphanedRun(id, 300);
+    expect((await syncConnection(replicaB, id, { trigger: "MANUAL" }).done).outcome).toBe(
+      "SUCCESS",
+    );
+    expect(await feedOf(orphan.id)).toMatchObject([{ ...INTERRUPTED, connectionId: id }]);
+  });
+
+  it("closed at start-up, on a server and embedded", async () => {
+    const dead = await addConnection("feed-restart-dead");
+    const live = await addConnection("feed-restart-live");
+    const [deadRun, liveRun] = [await orphanedRun(dead, -1_000), await orphanedRun(live, 60_000)];
+    expect(await recoverInterruptedSyncs(replicaA.prisma, false)).toBe(1);
+    expect(await feedOf(deadRun.id)).toMatchObject([INTERRUPTED]);
+    expect(await feedOf(liveRun.id)).toEqual([]);
+    await recoverInterruptedSyncs(replicaA.prisma, true);
+    expect(await feedOf(liveRun.id)).toMatchObject([INTERRUPTED]);
+  });
+
+  it("closed by the periodic sweep once its lease expired, announced to feed readers", async () => {
+    const id = await addConnection("feed-swept");
+    const orphan = await orphanedRun(id, 300);
+    const notices = listenForNotices();
+    const sweep = startAbandonedRunSweep(replicaA, 100);
+    try {
+      await expect.poll(() => feedOf(orphan.id), { timeout: 5_000 }).toMatchObject([INTERRUPTED]);
+      await expect.poll(() => notices.announced).toContain(id);
+    } finally {
+      await sweep.stop();
+      notices.stop();
+    }
+  });
+
+  it("an interrupted dry run appends nothing", async () => {
+    const id = await addConnection("feed-interrupted-preview");
+    const holder = await startSleeper();
+    await holder.kill();
+    const run = await runUnderLease(id, holder.identity, true);
+    await recoverInterruptedSyncs(replicaA.prisma, false);
+    expect(
+      (await replicaA.prisma.syncRun.findUniqueOrThrow({ where: { id: run.id } })).outcome,
+    ).toBe("FAILED");
+    expect(await feedOf(run.id)).toEqual([]);
+  });
+});

@@ -2,7 +2,7 @@
 // connection. Plain SQL on the table, so PGlite and PostgreSQL behave the same (docs/architecture.md,
 // "Leases").
 import { Prisma, type PrismaClient } from "@hyperlens/db";
-import { ZERO_COUNTS } from "@hyperlens/sync";
+import { appendInventoryEvents, syncFailedEvent, ZERO_COUNTS } from "@hyperlens/sync";
 import { isProcessKnownDead, type ProcessIdentity } from "./process-identity.ts";
 
 /** Who holds a connection's lease, and the run it is doing (null while the run is being recorded). */
@@ -111,35 +111,65 @@ export const INTERRUPTED_ERROR_CLASS = "interrupted";
 const INTERRUPTED_MESSAGE =
   "Interrupted: the server running this sync stopped before it finished. Its counts are what it had committed; nothing was removed by it after its last committed step.";
 
+/** Told, after a closing committed, each connection whose change feed it appended to. */
+export type FeedAdvancedListener = (connectionId: string) => void;
+
 /**
  * Closes the RUNNING runs `where` selects as FAILED (`interrupted`) and records each on its
- * connection as a failed sync would (outcome, message, counts, one more consecutive failure), all
- * in one statement. The run's counts are left as its committed chunks wrote them. Dry runs
- * change no connection's health. Returns the runs closed.
+ * connection as a failed sync would (outcome, message, counts, one more consecutive failure) and
+ * in the change feed (SYNC_FAILED), in one transaction. The run's counts are left as its committed
+ * chunks wrote them. Dry runs change no connection's health and append no event. Returns the runs
+ * closed.
  */
-async function closeRunsAsInterrupted(prisma: PrismaClient, where: Prisma.Sql): Promise<number> {
-  // TRAP: docs/behaviour.md §8 — without the connection update a killed sync leaves the connection showing the
-  // last success, and repeated crashes never count as failures.
-  const rows = await prisma.$queryRaw<{ closed: number }[]>`
-    WITH closed AS (
-      UPDATE sync_runs SET outcome = 'FAILED', "finishedAt" = now(),
-        "errorClass" = ${INTERRUPTED_ERROR_CLASS}, message = ${INTERRUPTED_MESSAGE}
-      WHERE outcome = 'RUNNING' AND ${where}
-      RETURNING "connectionId", "isDryRun", counts, "startedAt"
-    ), failures AS (
-      SELECT "connectionId", count(*)::int AS runs,
-        (array_agg(counts ORDER BY "startedAt" DESC))[1] AS counts
-      FROM closed WHERE NOT "isDryRun" GROUP BY "connectionId"
-    ), recorded AS (
-      UPDATE connections AS c SET "lastSyncAt" = now(), "lastSyncOutcome" = 'FAILED',
-        "lastSyncMessage" = ${INTERRUPTED_MESSAGE}, "lastSyncCounts" = ${JSON.stringify(ZERO_COUNTS)}::jsonb || f.counts,
-        "consecutiveFailures" = c."consecutiveFailures" + f.runs,
-        "lastErrorClass" = ${INTERRUPTED_ERROR_CLASS}
-      FROM failures AS f WHERE c.id = f."connectionId"
-      RETURNING c.id
-    )
-    SELECT count(*)::int AS closed FROM closed`;
-  return rows[0]?.closed ?? 0;
+async function closeRunsAsInterrupted(
+  prisma: PrismaClient,
+  where: Prisma.Sql,
+  onFeedAdvanced: FeedAdvancedListener = () => {},
+): Promise<number> {
+  // Most calls find nothing to close: they open no transaction (and take no feed lock) then.
+  const [open] = await prisma.$queryRaw<{ isAny: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM sync_runs WHERE outcome = 'RUNNING' AND ${where}) AS "isAny"`;
+  if (!open?.isAny) return 0;
+  const closed = await prisma.$transaction(async (tx) => {
+    // TRAP: docs/behaviour.md §8 — without the connection update a killed sync leaves the connection showing the
+    // last success, and repeated crashes never count as failures.
+    const rows = await tx.$queryRaw<
+      { id: string; connectionId: string; isDryRun: boolean; finishedAt: Date }[]
+    >`
+      WITH closed AS (
+        UPDATE sync_runs SET outcome = 'FAILED', "finishedAt" = now(),
+          "errorClass" = ${INTERRUPTED_ERROR_CLASS}, message = ${INTERRUPTED_MESSAGE}
+        WHERE outcome = 'RUNNING' AND ${where}
+        RETURNING id, "connectionId", "isDryRun", counts, "startedAt", "finishedAt"
+      ), failures AS (
+        SELECT "connectionId", count(*)::int AS runs,
+          (array_agg(counts ORDER BY "startedAt" DESC))[1] AS counts
+        FROM closed WHERE NOT "isDryRun" GROUP BY "connectionId"
+      ), recorded AS (
+        UPDATE connections AS c SET "lastSyncAt" = now(), "lastSyncOutcome" = 'FAILED',
+          "lastSyncMessage" = ${INTERRUPTED_MESSAGE}, "lastSyncCounts" = ${JSON.stringify(ZERO_COUNTS)}::jsonb || f.counts,
+          "consecutiveFailures" = c."consecutiveFailures" + f.runs,
+          "lastErrorClass" = ${INTERRUPTED_ERROR_CLASS}
+        FROM failures AS f WHERE c.id = f."connectionId"
+        RETURNING c.id
+      )
+      SELECT id, "connectionId", "isDryRun", "finishedAt" FROM closed ORDER BY "startedAt"`;
+    // TRAP: docs/behaviour.md §14.5 — a run whose process died fails like any other: without the
+    // event, feed readers and webhooks never hear of the failure.
+    const failed = rows.filter((run) => !run.isDryRun);
+    await appendInventoryEvents(
+      tx,
+      failed.map((run) =>
+        syncFailedEvent(
+          { connectionId: run.connectionId, syncRunId: run.id },
+          { message: INTERRUPTED_MESSAGE, errorClass: INTERRUPTED_ERROR_CLASS, at: run.finishedAt },
+        ),
+      ),
+    );
+    return { count: rows.length, connectionIds: new Set(failed.map((run) => run.connectionId)) };
+  });
+  for (const connectionId of closed.connectionIds) onFeedAdvanced(connectionId);
+  return closed.count;
 }
 
 /**
@@ -149,8 +179,13 @@ async function closeRunsAsInterrupted(prisma: PrismaClient, where: Prisma.Sql): 
 export async function closeAbandonedRuns(
   prisma: PrismaClient,
   connectionId: string,
+  onFeedAdvanced?: FeedAdvancedListener,
 ): Promise<number> {
-  return closeRunsAsInterrupted(prisma, Prisma.sql`"connectionId" = ${connectionId}::uuid`);
+  return closeRunsAsInterrupted(
+    prisma,
+    Prisma.sql`"connectionId" = ${connectionId}::uuid`,
+    onFeedAdvanced,
+  );
 }
 
 /**
@@ -184,6 +219,7 @@ export async function releaseDeadHolders(prisma: PrismaClient): Promise<number> 
 export async function recoverInterruptedSyncs(
   prisma: PrismaClient,
   isSoleProcess: boolean,
+  onFeedAdvanced?: FeedAdvancedListener,
 ): Promise<number> {
   // TRAP: docs/behaviour.md §8 — without this a killed sync stays RUNNING (and, embedded, its lease keeps the
   // next sync waiting a whole lease life after the restart).
@@ -196,5 +232,6 @@ export async function recoverInterruptedSyncs(
     Prisma.sql`NOT EXISTS (
       SELECT 1 FROM sync_leases l
       WHERE l."connectionId" = sync_runs."connectionId" AND l."expiresAt" >= now())`,
+    onFeedAdvanced,
   );
 }

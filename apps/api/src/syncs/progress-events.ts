@@ -43,6 +43,11 @@ export interface SyncEvents {
   close(): Promise<void>;
 }
 
+/** Announces that a connection's change feed advanced (subscribers and webhooks read it). */
+export function announceFeedAdvanced(events: Pick<SyncEvents, "publish">) {
+  return (connectionId: string) => events.publish("feed:advanced", { connectionId });
+}
+
 /** Redis could not be reached at start-up; the message names the address, never a password. */
 export class RedisStartupError extends Error {
   override name = "RedisStartupError";

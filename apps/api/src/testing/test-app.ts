@@ -1,7 +1,12 @@
 // Starts a real Hyperlens server on a throw-away database for a test file.
 
 import { generateSecretKeyText, loadKeyring, SecretBox } from "@hyperlens/db";
-import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
+import {
+  createLastingTestDatabase,
+  createTestDatabase,
+  type LastingTestDatabase,
+  type TestDatabase,
+} from "@hyperlens/db/testing";
 import { type Capability, DEFAULT_CAPABILITIES } from "@hyperlens/shared";
 import { createServices, type ServiceOptions, startApp } from "../app.ts";
 import { type Config, loadConfig } from "../config.ts";
@@ -53,14 +58,39 @@ export function testConfig(): Config {
 }
 
 /**
+ * A database and secret key that outlive one test server, for restart tests: start the app on it
+ * ({@link TestAppOptions.lasting}), close it, start it again; `drop()` in afterAll.
+ */
+export interface LastingDatabase {
+  database: LastingTestDatabase;
+  secretKey: string;
+  drop(): Promise<void>;
+}
+
+export async function createLastingDatabase(): Promise<LastingDatabase> {
+  const database = await createLastingTestDatabase();
+  return { database, secretKey: generateSecretKeyText(), drop: () => database.drop() };
+}
+
+/** How a test app is built besides its configuration. */
+export interface TestAppOptions {
+  onQuery?: (sql: string) => void;
+  /** Start on this database and key instead of fresh ones; closing the app keeps them. */
+  lasting?: LastingDatabase;
+  /** Webhook delivery timings (retries in milliseconds, a fixed jitter draw). */
+  webhooks?: ServiceOptions["webhooks"];
+}
+
+/**
  * What the app is built from in a test: a throw-away database, a fresh key whose every sealed
  * secret joins the leak check, log lines collected in memory and metrics without process ones.
  */
-function testDependencies(options: { onQuery?: (sql: string) => void }) {
+function testDependencies(options: TestAppOptions) {
   const logLines: string[] = [];
   captureLogLines(logLines);
+  const { lasting } = options;
   const secrets = new SecretBox(
-    loadKeyring({ key: generateSecretKeyText(), dataDir: "/nonexistent" }),
+    loadKeyring({ key: lasting?.secretKey ?? generateSecretKeyText(), dataDir: "/nonexistent" }),
   );
   const seal = secrets.seal.bind(secrets);
   secrets.seal = (plaintext, connectionId) => {
@@ -70,7 +100,7 @@ function testDependencies(options: { onQuery?: (sql: string) => void }) {
   let opened: TestDatabase | undefined;
   const serviceOptions: ServiceOptions = {
     openDatabase: async () => {
-      const db = await createTestDatabase(options);
+      const db = await (lasting ? lasting.database.open(options) : createTestDatabase(options));
       // A test may close the database itself (to see the server without one); the app's own
       // close then finds it closed rather than closing it twice.
       let closing: Promise<void> | undefined;
@@ -79,6 +109,7 @@ function testDependencies(options: { onQuery?: (sql: string) => void }) {
     },
     secrets,
     metrics: createMetrics({ withProcessMetrics: false }),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   };
   const database = (): TestDatabase => {
     if (!opened) throw new Error("the test database is not open yet");
@@ -105,7 +136,7 @@ export async function createTestServices(
 /** The whole server, started by the same {@link startApp} as `main.ts`, on test dependencies. */
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  options: { onQuery?: (sql: string) => void } = {},
+  options: TestAppOptions = {},
 ): Promise<TestApp> {
   const config: Config = {
     ...testConfig(),

@@ -1,6 +1,9 @@
 // A throw-away database per test file: PGlite in memory by default, or — when DATABASE_URL is
 // set — a fresh database on that PostgreSQL server, dropped again at the end.
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { type Database, openDatabase, type QueryListener } from "../database.ts";
 
 /** A migrated, empty database for one test file, and how to throw it away. */
@@ -69,5 +72,37 @@ export async function createTestDatabase(
       await db.close();
       await empty.drop();
     },
+  };
+}
+
+/**
+ * A throw-away database that outlives the servers opened on it, for restart tests: each `open()`
+ * is one server's connection to it (closing that keeps the data), `drop()` throws it away. PGlite
+ * in a temporary data directory, or — when DATABASE_URL is set — a fresh PostgreSQL database.
+ */
+export interface LastingTestDatabase {
+  open(options?: { onQuery?: QueryListener }): Promise<TestDatabase>;
+  drop(): Promise<void>;
+}
+
+export async function createLastingTestDatabase(): Promise<LastingTestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "hl-lasting-"));
+    const target = { kind: "pglite", dataDir } as const;
+    return {
+      open: async (options = {}) => ({ ...(await openDatabase(target, options)), target }),
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const empty = await createEmptyPostgresDatabase(serverUrl);
+  const target = { kind: "postgres", url: empty.url } as const;
+  return {
+    open: async (options = {}) => ({
+      ...(await openDatabase(target, options)),
+      url: empty.url,
+      target,
+    }),
+    drop: () => empty.drop(),
   };
 }
