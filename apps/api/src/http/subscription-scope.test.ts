@@ -64,28 +64,13 @@ async function grant(userId: string, groupIds: string[]) {
 }
 
 /** Publishes one progress step of `connectionId` carrying `marker`. */
-function publish(connectionId: string, marker: string) {
+async function publishProgress(connectionId: string, marker: string) {
   app.services.events.publish("sync:all", {
     connectionId,
     syncRunId: null,
     at: new Date().toISOString(),
     event: { type: "list", key: marker, status: "ok" },
   });
-}
-
-/** Publishes a progress step of `connectionId` carrying `marker` until every stream shows it. */
-async function publishUntilSeen(
-  streams: OpenSubscription[],
-  connectionId: string,
-  marker: string,
-): Promise<boolean> {
-  const deadline = Date.now() + WAIT_MS;
-  while (Date.now() < deadline) {
-    publish(connectionId, marker);
-    if (streams.every((s) => s.text().includes(marker))) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return false;
 }
 
 /** Appends a change-feed event of `connectionId` named `marker` and announces it, as a sync does. */
@@ -98,15 +83,29 @@ async function appendEvent(connectionId: string, marker: string) {
   app.services.events.publish("feed:advanced", { connectionId });
 }
 
-/** Appends events of `connectionId` named `marker` until every stream shows one. */
-async function appendUntilSeen(
+/** A subscription whose scope is checked, and how to make it send an event carrying a marker. */
+interface Subscribed {
+  name: string;
+  query: string;
+  send: (connectionId: string, marker: string) => Promise<void>;
+}
+
+const FEED_SUBSCRIPTION: Subscribed = { name: "inventoryChanged", query: FEED, send: appendEvent };
+const SUBSCRIPTIONS: Subscribed[] = [
+  { name: "syncProgress", query: PROGRESS, send: publishProgress },
+  FEED_SUBSCRIPTION,
+];
+
+/** Sends events of `connectionId` carrying `marker` until every stream shows one. */
+async function sendUntilSeen(
+  subscribed: Subscribed,
   streams: OpenSubscription[],
   connectionId: string,
   marker: string,
 ): Promise<boolean> {
   const deadline = Date.now() + WAIT_MS;
   while (Date.now() < deadline) {
-    await appendEvent(connectionId, marker);
+    await subscribed.send(connectionId, marker);
     await new Promise((resolve) => setTimeout(resolve, 100));
     if (streams.every((s) => s.text().includes(marker))) return true;
   }
@@ -124,58 +123,64 @@ async function tenantUserId(username: string): Promise<string> {
 }
 
 describe("open subscriptions follow the viewer's connection scope (docs/behaviour.md §7.17)", () => {
-  it("a grant moved from one group to another applies to the next event, over both transports", async () => {
-    const [alpha, bravo] = [await createGroup("scope-alpha"), await createGroup("scope-bravo")];
-    const [inAlpha, inBravo] = [
-      await createConnection("alpha-pve"),
-      await createConnection("bravo-pve"),
-    ];
-    await setGroups(inAlpha, [alpha]);
-    await setGroups(inBravo, [bravo]);
-    const cookie = await app.signedInAs("scope-tenant");
-    const userId = await tenantUserId("scope-tenant");
-    await grant(userId, [alpha]);
-    const streams = [
-      await openSse(app.url, { cookie }, PROGRESS),
-      await openWebSocket(app.url, { cookie }, PROGRESS),
-    ];
-    try {
-      expect(await publishUntilSeen(streams, inAlpha, "alpha-before")).toBe(true);
-      await grant(userId, [bravo]);
-      expect(await publishUntilSeen(streams, inBravo, "bravo-after")).toBe(true);
-      publish(inAlpha, "alpha-after");
-      expect(await publishUntilSeen(streams, inBravo, "bravo-last")).toBe(true);
-      for (const stream of streams) expect(stream.text()).not.toContain("alpha-after");
-    } finally {
-      for (const stream of streams) stream.close();
-    }
-  });
+  describe.each(SUBSCRIPTIONS)("$name", (subscribed) => {
+    const named = (name: string) => `${subscribed.name}-${name}`;
+    const until = (streams: OpenSubscription[], connectionId: string, marker: string) =>
+      sendUntilSeen(subscribed, streams, connectionId, marker);
 
-  it("a connection put into the viewer's group is heard at once, one taken out no longer", async () => {
-    const group = await createGroup("scope-charlie");
-    const [leaving, joining] = [
-      await createConnection("leaving-pve"),
-      await createConnection("joining-pve"),
-    ];
-    await setGroups(leaving, [group]);
-    const cookie = await app.signedInAs("scope-charlie-tenant");
-    await grant(await tenantUserId("scope-charlie-tenant"), [group]);
-    const streams = [
-      await openSse(app.url, { cookie }, PROGRESS),
-      await openWebSocket(app.url, { cookie }, PROGRESS),
-    ];
-    try {
-      expect(await publishUntilSeen(streams, leaving, "leaving-before")).toBe(true);
-      await setGroups(leaving, []);
-      await setGroups(joining, [group]);
-      // Heard only once the re-check that read both changes is in effect.
-      expect(await publishUntilSeen(streams, joining, "joined")).toBe(true);
-      publish(leaving, "left");
-      expect(await publishUntilSeen(streams, joining, "joining-last")).toBe(true);
-      for (const stream of streams) expect(stream.text()).not.toContain("left");
-    } finally {
-      for (const stream of streams) stream.close();
-    }
+    it("a grant moved from one group to another applies to the next event, over both transports", async () => {
+      const [alpha, bravo] = [await createGroup(named("alpha")), await createGroup(named("bravo"))];
+      const [inAlpha, inBravo] = [
+        await createConnection(named("alpha-pve")),
+        await createConnection(named("bravo-pve")),
+      ];
+      await setGroups(inAlpha, [alpha]);
+      await setGroups(inBravo, [bravo]);
+      const cookie = await app.signedInAs(named("tenant"));
+      const userId = await tenantUserId(named("tenant"));
+      await grant(userId, [alpha]);
+      const streams = [
+        await openSse(app.url, { cookie }, subscribed.query),
+        await openWebSocket(app.url, { cookie }, subscribed.query),
+      ];
+      try {
+        expect(await until(streams, inAlpha, "alpha-before")).toBe(true);
+        await grant(userId, [bravo]);
+        expect(await until(streams, inBravo, "bravo-after")).toBe(true);
+        await subscribed.send(inAlpha, "alpha-after");
+        expect(await until(streams, inBravo, "bravo-last")).toBe(true);
+        for (const stream of streams) expect(stream.text()).not.toContain("alpha-after");
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+    });
+
+    it("a connection put into the viewer's group is heard at once, one taken out no longer", async () => {
+      const group = await createGroup(named("charlie"));
+      const [leaving, joining] = [
+        await createConnection(named("leaving-pve")),
+        await createConnection(named("joining-pve")),
+      ];
+      await setGroups(leaving, [group]);
+      const cookie = await app.signedInAs(named("charlie-tenant"));
+      await grant(await tenantUserId(named("charlie-tenant")), [group]);
+      const streams = [
+        await openSse(app.url, { cookie }, subscribed.query),
+        await openWebSocket(app.url, { cookie }, subscribed.query),
+      ];
+      try {
+        expect(await until(streams, leaving, "leaving-before")).toBe(true);
+        await setGroups(leaving, []);
+        await setGroups(joining, [group]);
+        // Heard only once the re-check that read both changes is in effect.
+        expect(await until(streams, joining, "joined")).toBe(true);
+        await subscribed.send(leaving, "left");
+        expect(await until(streams, joining, "joining-last")).toBe(true);
+        for (const stream of streams) expect(stream.text()).not.toContain("left");
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+    });
   });
 
   it("deleting a group tells its users' and token creators' open subscriptions to check again", async () => {
@@ -197,60 +202,6 @@ describe("open subscriptions follow the viewer's connection scope (docs/behaviou
     expect(wasTold).toBe(true);
   });
 
-  it("inventoryChanged: a grant moved from one group to another applies to the next event, over both transports", async () => {
-    const [alpha, bravo] = [await createGroup("feed-alpha"), await createGroup("feed-bravo")];
-    const [inAlpha, inBravo] = [
-      await createConnection("feed-alpha-pve"),
-      await createConnection("feed-bravo-pve"),
-    ];
-    await setGroups(inAlpha, [alpha]);
-    await setGroups(inBravo, [bravo]);
-    const cookie = await app.signedInAs("feed-tenant");
-    const userId = await tenantUserId("feed-tenant");
-    await grant(userId, [alpha]);
-    const streams = [
-      await openSse(app.url, { cookie }, FEED),
-      await openWebSocket(app.url, { cookie }, FEED),
-    ];
-    try {
-      expect(await appendUntilSeen(streams, inAlpha, "alpha-before")).toBe(true);
-      await grant(userId, [bravo]);
-      expect(await appendUntilSeen(streams, inBravo, "bravo-after")).toBe(true);
-      await appendEvent(inAlpha, "alpha-after");
-      expect(await appendUntilSeen(streams, inBravo, "bravo-last")).toBe(true);
-      for (const stream of streams) expect(stream.text()).not.toContain("alpha-after");
-    } finally {
-      for (const stream of streams) stream.close();
-    }
-  });
-
-  it("inventoryChanged: a connection put into the viewer's group is heard at once, one taken out no longer", async () => {
-    const group = await createGroup("feed-charlie");
-    const [leaving, joining] = [
-      await createConnection("feed-leaving-pve"),
-      await createConnection("feed-joining-pve"),
-    ];
-    await setGroups(leaving, [group]);
-    const cookie = await app.signedInAs("feed-charlie-tenant");
-    await grant(await tenantUserId("feed-charlie-tenant"), [group]);
-    const streams = [
-      await openSse(app.url, { cookie }, FEED),
-      await openWebSocket(app.url, { cookie }, FEED),
-    ];
-    try {
-      expect(await appendUntilSeen(streams, leaving, "leaving-before")).toBe(true);
-      await setGroups(leaving, []);
-      await setGroups(joining, [group]);
-      // Heard only once the re-check that read both changes is in effect.
-      expect(await appendUntilSeen(streams, joining, "joined")).toBe(true);
-      await appendEvent(leaving, "left");
-      expect(await appendUntilSeen(streams, joining, "joining-last")).toBe(true);
-      for (const stream of streams) expect(stream.text()).not.toContain("left");
-    } finally {
-      for (const stream of streams) stream.close();
-    }
-  });
-
   it("inventoryChanged: a revoked token's stream ends at once, over both transports", async () => {
     const group = await createGroup("feed-echo");
     const connection = await createConnection("feed-echo-pve");
@@ -268,7 +219,7 @@ describe("open subscriptions follow the viewer's connection scope (docs/behaviou
       await openWebSocket(app.url, { token }, FEED),
     ];
     try {
-      expect(await appendUntilSeen(streams, connection, "echo-before")).toBe(true);
+      expect(await sendUntilSeen(FEED_SUBSCRIPTION, streams, connection, "echo-before")).toBe(true);
       await asAdmin("mutation($id: ID!) { revokeApiToken(id: $id) }", { id: apiToken.id });
       const [sse, ws] = streams;
       expect(await sse?.endsWithin(WAIT_MS)).toBe(true);
