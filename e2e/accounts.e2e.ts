@@ -5,11 +5,17 @@
 // first administrator (docs/behaviour.md §9.21, §9.22). Run: node e2e/run.mjs (npm test runs it).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { hasAxe, seriousViolations } from "./accessibility.ts";
-import { type RunningApi, startApi } from "./start-api.ts";
+import {
+  completeSetup,
+  FIRST_ADMIN,
+  launchChromium,
+  type RunningApi,
+  startApi,
+} from "./start-api.ts";
 
-const ADMIN = { username: "admin", password: "correct horse battery staple" };
+const ADMIN = FIRST_ADMIN;
 const USER = {
   username: "carol",
   first: "carols first password",
@@ -63,20 +69,8 @@ const rowOf = (page: Page, text: string) => page.getByRole("row").filter({ hasTe
 describe("accounts for a real organisation in the browser", { timeout: 240_000 }, () => {
   before(async () => {
     api = await startApi();
-    const setup = await fetch(`${api.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        query:
-          "mutation($t: String!, $u: String!, $p: String!) { completeSetup(setupToken: $t, username: $u, password: $p) { __typename } }",
-        variables: { t: api.setupToken, u: ADMIN.username, p: ADMIN.password },
-      }),
-    });
-    assert.equal(setup.status, 200);
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-quic"],
-    });
+    await completeSetup(api);
+    browser = await launchChromium();
     admin = await newPage();
     if (!hasAxe) console.log("# axe-core is not installed: the accessibility checks are skipped.");
   });

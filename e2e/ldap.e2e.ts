@@ -3,10 +3,10 @@
 // capabilities. Run: node e2e/run.mjs.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startTestDirectory, type TestDirectory } from "../apps/api/src/testing/slapd.ts";
 import { hasAxe, seriousViolations } from "./accessibility.ts";
-import { type RunningApi, startApi } from "./start-api.ts";
+import { completeSetup, launchChromium, type RunningApi, startApi } from "./start-api.ts";
 
 let api: RunningApi;
 let directory: TestDirectory;
@@ -41,21 +41,8 @@ describe("directory sign-in in the browser", { timeout: 180_000 }, () => {
         ]),
       },
     });
-    // The first administrator exists, so the app shows the sign-in page rather than setup.
-    const setup = await fetch(`${api.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        query:
-          'mutation($t: String!) { completeSetup(setupToken: $t, username: "admin", password: "correct horse battery staple") { __typename } }',
-        variables: { t: api.setupToken },
-      }),
-    });
-    assert.equal(setup.status, 200);
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-quic"],
-    });
+    await completeSetup(api);
+    browser = await launchChromium();
     const context = await browser.newContext({ locale: "en-US" });
     context.setDefaultTimeout(20_000);
     page = await context.newPage();

@@ -7,13 +7,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { generateSecretKeyText } from "@hyperlens/db";
 import type { NeutralVm } from "@hyperlens/shared";
-import { chromium } from "playwright-core";
 import { createServices } from "../apps/api/src/app.ts";
 import { loadConfig } from "../apps/api/src/config.ts";
 import { startServer } from "../apps/api/src/http/server.ts";
 import { createLogger } from "../apps/api/src/logger.ts";
 import { createUser } from "../apps/api/src/services/users.ts";
 import { neutralVm, seedConnection } from "../apps/api/src/testing/seed-inventory.ts";
+import { launchChromium } from "./start-api.ts";
 
 const VMS = Number(process.argv[2] ?? 50_000);
 const PASSWORD = "render-password-1234";
@@ -56,10 +56,7 @@ try {
   );
   const server = await startServer(services, config);
   const url = `http://localhost:${new URL(server.url).port}`;
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-quic"],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(`${url}/help`);

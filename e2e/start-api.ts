@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type Browser, chromium } from "playwright-core";
 
 /** A running API with its page URL (on localhost, so the __Host- cookie is accepted). */
 export interface RunningApi {
@@ -78,4 +79,29 @@ export async function startApi(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The first administrator the e2e runs create through the setup token. */
+export const FIRST_ADMIN = { username: "admin", password: "correct horse battery staple" };
+
+/** Creates the first administrator, so the app shows the sign-in page rather than setup. */
+export async function completeSetup(api: RunningApi): Promise<void> {
+  const response = await fetch(`${api.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      query:
+        "mutation($t: String!, $u: String!, $p: String!) { completeSetup(setupToken: $t, username: $u, password: $p) { __typename } }",
+      variables: { t: api.setupToken, u: FIRST_ADMIN.username, p: FIRST_ADMIN.password },
+    }),
+  });
+  if (response.status !== 200) throw new Error(`setup answered ${response.status}`);
+}
+
+/** Debian's Chromium, headless, as every browser test runs it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-quic"],
+  });
 }

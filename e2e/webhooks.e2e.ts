@@ -10,11 +10,17 @@ import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { hasAxe, seriousViolations } from "./accessibility.ts";
-import { type RunningApi, startApi } from "./start-api.ts";
+import {
+  completeSetup,
+  FIRST_ADMIN,
+  launchChromium,
+  type RunningApi,
+  startApi,
+} from "./start-api.ts";
 
-const ADMIN = { username: "admin", password: "correct horse battery staple" };
+const ADMIN = FIRST_ADMIN;
 const MANAGER = { username: "uma", password: "uma manages users only" };
 
 /** What the receiver was sent, and the status it answers with next. */
@@ -89,20 +95,8 @@ describe("the Webhooks page in the browser", { timeout: 240_000 }, () => {
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hyperlens`;
     // The receiver is on this machine over plain http: a lab setting (docs/behaviour.md §14.21).
     api = await startApi({ env: { HYPERLENS_ALLOW_LOOPBACK_TARGETS: "1" } });
-    const setup = await fetch(`${api.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        query:
-          "mutation($t: String!, $u: String!, $p: String!) { completeSetup(setupToken: $t, username: $u, password: $p) { __typename } }",
-        variables: { t: api.setupToken, u: ADMIN.username, p: ADMIN.password },
-      }),
-    });
-    assert.equal(setup.status, 200);
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-quic"],
-    });
+    await completeSetup(api);
+    browser = await launchChromium();
     admin = await newPage();
     if (!hasAxe) console.log("# axe-core is not installed: the accessibility checks are skipped.");
   });

@@ -46,7 +46,9 @@ async function listed(filter: Parameters<typeof buildVmWhere>[0], pageSize: numb
   const pages: string[][] = [];
   const where = buildVmWhere(filter);
   const preference = { family: "ipv4" as const, subnets: [] };
-  for await (const page of inventoryHosts(services.prisma, admin, where, preference, pageSize)) {
+  for await (const page of inventoryHosts(services.prisma, admin, where, preference, {
+    pageSize,
+  })) {
     pages.push(page.map((host) => host.row.name));
   }
   return pages;

@@ -138,7 +138,7 @@ export function createInventoryRoutes(services: AppServices, config: Config) {
       }
       res.writeHead(200, { "content-type": "application/json", ...headers });
       await writePrometheusTargets(
-        inventoryHosts(services.prisma, viewer, query.where, query.preference),
+        inventoryHosts(services.prisma, viewer, query.where, query.preference, { withMacs: false }),
         ports,
         chunksFor(res),
       );
