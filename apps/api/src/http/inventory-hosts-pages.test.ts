@@ -68,3 +68,18 @@ it.each([1, 3, 7, 100])(
     expect(pages.every((page) => page.length <= size)).toBe(true);
   },
 );
+
+it("reads each guest's MACs in NIC order unless asked without them (§14.10)", async () => {
+  const where = buildVmWhere({ search: "vm-7" });
+  const preference = { family: "ipv4" as const, subnets: [] };
+  const read = async (withMacs?: boolean) => {
+    const hosts = [];
+    for await (const page of inventoryHosts(services.prisma, admin, where, preference, {
+      withMacs,
+    }))
+      hosts.push(...page);
+    return hosts.map((host) => ({ name: host.row.name, macs: host.macs }));
+  };
+  expect(await read()).toEqual([{ name: "vm-7", macs: ["bc:24:11:00:00:07"] }]);
+  expect(await read(false)).toEqual([{ name: "vm-7", macs: [] }]);
+});
