@@ -6,14 +6,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { hasAxe, seriousViolations } from "./accessibility.ts";
-import {
-  completeSetup,
-  FIRST_ADMIN,
-  launchChromium,
-  type RunningApi,
-  startApi,
-} from "./start-api.ts";
+import { hasAxe } from "./accessibility.ts";
+import { expectAccessible, launchChromium, signIn as signInAt } from "./browser.ts";
+import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-api.ts";
 
 const ADMIN = FIRST_ADMIN;
 const USER = {
@@ -35,11 +30,6 @@ let other: Page;
 /** Uncaught errors in any page: a form that throws after saving must not pass unnoticed. */
 const pageErrors: string[] = [];
 
-async function expectAccessible(page: Page, name: string) {
-  if (!hasAxe) return;
-  assert.deepEqual(await seriousViolations(page), [], `${name}: serious or critical violations`);
-}
-
 async function newPage(userAgent?: string): Promise<Page> {
   const context: BrowserContext = await browser.newContext({
     locale: "en-US",
@@ -53,11 +43,7 @@ async function newPage(userAgent?: string): Promise<Page> {
 }
 
 async function signIn(page: Page, username: string, password: string) {
-  await page.goto(`${api.url}/`);
-  await page.getByRole("heading", { name: "Sign in to Hyperlens" }).waitFor();
-  await page.getByLabel("User name").fill(username);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signInAt(page, api.url, username, password);
 }
 
 async function openPage(page: Page, link: string) {

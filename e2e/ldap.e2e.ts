@@ -6,7 +6,8 @@ import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { startTestDirectory, type TestDirectory } from "../apps/api/src/testing/slapd.ts";
 import { hasAxe, seriousViolations } from "./accessibility.ts";
-import { completeSetup, launchChromium, type RunningApi, startApi } from "./start-api.ts";
+import { launchChromium } from "./browser.ts";
+import { completeSetup, type RunningApi, startApi } from "./start-api.ts";
 
 let api: RunningApi;
 let directory: TestDirectory;

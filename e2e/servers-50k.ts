@@ -13,7 +13,7 @@ import { startServer } from "../apps/api/src/http/server.ts";
 import { createLogger } from "../apps/api/src/logger.ts";
 import { createUser } from "../apps/api/src/services/users.ts";
 import { neutralVm, seedConnection } from "../apps/api/src/testing/seed-inventory.ts";
-import { launchChromium } from "./start-api.ts";
+import { launchChromium } from "./browser.ts";
 
 const VMS = Number(process.argv[2] ?? 50_000);
 const PASSWORD = "render-password-1234";

@@ -10,7 +10,8 @@ import {
   startOidcTestProvider,
 } from "../apps/api/src/testing/oidc-provider.ts";
 import { hasAxe, seriousViolations } from "./accessibility.ts";
-import { completeSetup, launchChromium, type RunningApi, startApi } from "./start-api.ts";
+import { launchChromium } from "./browser.ts";
+import { completeSetup, type RunningApi, startApi } from "./start-api.ts";
 
 let api: RunningApi;
 let provider: OidcTestProvider;

@@ -5,7 +5,6 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
 
 /** A running API with its page URL (on localhost, so the __Host- cookie is accepted). */
 export interface RunningApi {
@@ -96,12 +95,4 @@ export async function completeSetup(api: RunningApi): Promise<void> {
     }),
   });
   if (response.status !== 200) throw new Error(`setup answered ${response.status}`);
-}
-
-/** Debian's Chromium, headless, as every browser test runs it. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-quic"],
-  });
 }

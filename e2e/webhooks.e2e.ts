@@ -11,14 +11,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { hasAxe, seriousViolations } from "./accessibility.ts";
-import {
-  completeSetup,
-  FIRST_ADMIN,
-  launchChromium,
-  type RunningApi,
-  startApi,
-} from "./start-api.ts";
+import { hasAxe } from "./accessibility.ts";
+import { expectAccessible, launchChromium, signIn as signInAt } from "./browser.ts";
+import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-api.ts";
 
 const ADMIN = FIRST_ADMIN;
 const MANAGER = { username: "uma", password: "uma manages users only" };
@@ -40,11 +35,6 @@ const received: Received[] = [];
 let secret = "";
 const pageErrors: string[] = [];
 
-async function expectAccessible(page: Page, name: string) {
-  if (!hasAxe) return;
-  assert.deepEqual(await seriousViolations(page), [], `${name}: serious or critical violations`);
-}
-
 async function newPage(): Promise<Page> {
   const context = await browser.newContext({
     locale: "en-US",
@@ -58,11 +48,7 @@ async function newPage(): Promise<Page> {
 }
 
 async function signIn(page: Page, username: string, password: string) {
-  await page.goto(`${api.url}/`);
-  await page.getByRole("heading", { name: "Sign in to Hyperlens" }).waitFor();
-  await page.getByLabel("User name").fill(username);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signInAt(page, api.url, username, password);
   await page.getByText(`Signed in as ${username}`).waitFor();
 }
 

@@ -1,0 +1,27 @@
+// What the browser tests share: Debian's Chromium, signing in through the page, and the axe check.
+import assert from "node:assert/strict";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { hasAxe, seriousViolations } from "./accessibility.ts";
+
+/** Debian's Chromium, headless, as every browser test runs it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-quic"],
+  });
+}
+
+/** Fills in and sends the sign-in page at `url`; what follows (setup of a new password…) is the caller's. */
+export async function signIn(page: Page, url: string, username: string, password: string) {
+  await page.goto(`${url}/`);
+  await page.getByRole("heading", { name: "Sign in to Hyperlens" }).waitFor();
+  await page.getByLabel("User name").fill(username);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+/** No serious or critical axe violations on the page (skipped where axe-core is not installed). */
+export async function expectAccessible(page: Page, name: string) {
+  if (!hasAxe) return;
+  assert.deepEqual(await seriousViolations(page), [], `${name}: serious or critical violations`);
+}
