@@ -51,11 +51,11 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 /**
  * Listens on 127.0.0.1. `secret()` is read per request (a test may rotate it); `answer(n)` is the
- * status for the n-th request (1-based), 200 by default.
+ * status for the n-th request (1-based), 200 by default — a promise of it answers as slowly.
  */
 export async function startWebhookReceiver(
   secret: () => string,
-  answer: (request: number) => number = () => 200,
+  answer: (request: number) => number | Promise<number> = () => 200,
 ): Promise<WebhookReceiver> {
   const seen = new Set<string>();
   const waiters: (() => boolean)[] = [];
@@ -99,7 +99,7 @@ export async function startWebhookReceiver(
       response.writeHead(400).end();
       return;
     }
-    const status = answer(receiver.requests);
+    const status = await answer(receiver.requests);
     if (status >= 200 && status < 300) {
       const id = String(parsed.id);
       if (seen.has(id)) receiver.duplicates++;

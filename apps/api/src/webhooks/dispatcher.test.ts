@@ -29,6 +29,8 @@ beforeAll(async () => {
 afterAll(async () => services?.db.close());
 
 let names = 0;
+const HOUR = 3_600_000;
+
 async function append(
   count: number,
   overrides: Partial<NewInventoryEvent> = {},
@@ -60,7 +62,7 @@ function dispatcher(overrides: Partial<WebhookDispatcherOptions> = {}) {
 
 /** A receiver, and an endpoint pointing at it created the way an administrator would. */
 async function endpointWithReceiver(
-  answer?: (n: number) => number,
+  answer?: (n: number) => number | Promise<number>,
   filter: { eventTypes?: ("VM_ADDED" | "VM_REMOVED")[]; connectionIds?: string[] } = {},
 ) {
   let secret = "";
@@ -222,8 +224,6 @@ describe("a new endpoint (docs/behaviour.md §14.29)", () => {
 });
 
 describe("when a pass runs (docs/behaviour.md §14.23)", () => {
-  const HOUR = 3_600_000;
-
   it("with an hour's poll, delivers at once when the feed advances and retries when the backoff ends", async () => {
     const { receiver, endpoint } = await endpointWithReceiver((n) => (n === 2 ? 500 : 200));
     // The retry waits a fixed 500 ms (full jitter drawn at its top).
@@ -248,6 +248,33 @@ describe("when a pass runs (docs/behaviour.md §14.23)", () => {
       waker.stop();
       await running.stop();
       await receiver.close();
+    }
+  });
+});
+
+describe("a retry that falls due during its own pass (docs/behaviour.md §14.24)", () => {
+  it("is taken at once, not left for an hour's poll", async () => {
+    // The refusal takes longer than the backoff it earns: the retry is due before the pass ends.
+    const { receiver, endpoint } = await endpointWithReceiver(async (n) => {
+      if (n !== 1) return 200;
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      return 500;
+    });
+    const running = dispatcher({
+      pollMs: HOUR,
+      schedule: { baseMs: 100, capMs: 100 },
+      random: () => 0.999_999,
+    });
+    try {
+      const events = await append(1);
+      running.start();
+      await receiver.waitFor(1, 5_000);
+      expectExactlyOnceInOrder(receiver, events);
+      expect(receiver.requests).toBe(2);
+    } finally {
+      await running.stop();
+      await receiver.close();
+      await services.prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
     }
   });
 });

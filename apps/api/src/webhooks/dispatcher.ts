@@ -276,14 +276,16 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   /**
-   * Milliseconds until the earliest retry still ahead falls due, if any waits. A retry already
-   * due that this pass left (another replica's lease, no matching event) waits for the poll,
-   * or the passes would follow one another without pause.
+   * Milliseconds until the earliest retry the pass that started at `passStart` did not see falls
+   * due (0 when it already has), if any waits. A retry due before the pass started was seen and
+   * left (another replica's lease, no matching event): it waits for the poll, or the passes would
+   * follow one another without pause. One that fell due during the pass — its failure was
+   * recorded after a slow answer — is taken at once, not left for the poll.
    */
-  async function untilNextRetryMs(): Promise<number | undefined> {
+  async function untilNextRetryMs(passStart: Date): Promise<number | undefined> {
     const [row] = await prisma.$queryRaw<{ due: Date | null }[]>`
       SELECT min("nextAttemptAt") AS due FROM webhook_endpoints
-      WHERE "isEnabled" AND "nextAttemptAt" > ${now()}`;
+      WHERE "isEnabled" AND "nextAttemptAt" > ${passStart}`;
     return row?.due ? Math.max(0, row.due.getTime() - now().getTime()) : undefined;
   }
 
@@ -294,8 +296,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
 
   /** A pass, then how long to wait before the next one when nothing wakes the dispatcher. */
   async function passThenWait(): Promise<number> {
+    const passStart = now();
     await runOnce();
-    const retryMs = await untilNextRetryMs();
+    const retryMs = await untilNextRetryMs(passStart);
     return retryMs === undefined ? pollMs : Math.min(pollMs, retryMs);
   }
 
