@@ -177,7 +177,7 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
   test("search by IP narrows the table", async () => {
     const table = page.getByRole("table", { name: "Virtual machines and containers" });
     const before = await table.getByRole("row").count();
-    await page.getByRole("searchbox", { name: "Search by name or IP" }).fill("10.0.20.5");
+    await page.getByRole("searchbox", { name: "Search by name, IP or ID" }).fill("10.0.20.5");
     await page.waitForURL(/q=10\.0\.20\.5/);
     await page.getByText(/^1 guest /).waitFor();
     const rows = await table.getByRole("row").count();
@@ -198,7 +198,7 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
 
   test("a vCenter VM is listed with its Source, and only its own NIC's address", async () => {
     const table = page.getByRole("table", { name: "Virtual machines and containers" });
-    await page.getByRole("searchbox", { name: "Search by name or IP" }).fill("192.168.10.21");
+    await page.getByRole("searchbox", { name: "Search by name, IP or ID" }).fill("192.168.10.21");
     await page.waitForURL(/q=192\.168\.10\.21/);
     await page.getByText(/^1 guest /).waitFor();
     const row = table.getByRole("row").nth(1);

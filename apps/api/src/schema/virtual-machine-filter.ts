@@ -23,7 +23,8 @@ export const VirtualMachineFilter = builder.inputType("VirtualMachineFilter", {
     vdcName: t.string({ required: false, description: "Director VDC." }),
     search: t.string({
       required: false,
-      description: "Substring of the name or of an IP address, any case.",
+      description:
+        "Substring of the name or of an IP address, any case; or the source's own id, whole: Proxmox VMID, vCenter MoRef, Director URN.",
     }),
     tags: t.stringList({ required: false, description: "Guests carrying any of these tags." }),
     guestOs: t.string({ required: false, description: "Substring of the guest OS, any case." }),
@@ -88,21 +89,15 @@ export function buildVmWhere(
     // TRAP: issue 20 — `contains` is LIKE: unescaped, a search for "%" listed every guest.
     const term = escapeLikePattern(search.toLowerCase());
     const byName: Prisma.VirtualMachineWhereInput = { nameSort: { contains: term } };
+    // The source's own id, whole, as people copy it from the source's UI: a Proxmox VMID (101),
+    // a vCenter MoRef (vm-1049), a Director URN (urn:vcloud:vm:…) — docs/behaviour.md §9.2.
+    const byId: Prisma.VirtualMachineWhereInput = { externalId: search.trim() };
     const couldBeAddress = /^[0-9a-f.:]+$/i.test(search);
-    and.push(
-      couldBeAddress
-        ? {
-            OR: [
-              byName,
-              {
-                ips: {
-                  some: { address: { contains: term }, isAccepted: true },
-                },
-              },
-            ],
-          }
-        : byName,
-    );
+    and.push({
+      OR: couldBeAddress
+        ? [byName, byId, { ips: { some: { address: { contains: term }, isAccepted: true } } }]
+        : [byName, byId],
+    });
   }
   const connectionIds = f.connectionId?.map((id) => {
     if (id.typename !== "Connection")
