@@ -1,3 +1,4 @@
+export * from "./address-rules/index.ts";
 export * from "./capabilities.ts";
 export * from "./guest-address.ts";
 export * from "./host-address.ts";

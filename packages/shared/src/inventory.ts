@@ -1,5 +1,6 @@
 // The neutral inventory shape (docs/behaviour.md §6): what every source adapter produces and the sync engine
 // reconciles. Universal code: no server-only imports, so the web app can use the same types.
+import type { AddressRejectRule } from "./address-rules/apply.ts";
 
 /** A value that survives JSON.stringify/parse unchanged. */
 export type JsonValue =
@@ -54,6 +55,8 @@ export interface NeutralIp {
   isAccepted: boolean;
   /** Why a reported address was rejected ("docker0: MAC 02:42:… is not a NIC of this VM"). */
   rejectReason?: string;
+  /** The address rule that rejected it (docs/behaviour.md §10 address rules). */
+  rejectRule?: AddressRejectRule;
 }
 
 /** One virtual disk. */

@@ -1,0 +1,3 @@
+export * from "./apply.ts";
+export * from "./ip-math.ts";
+export * from "./rules.ts";

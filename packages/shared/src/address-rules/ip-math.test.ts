@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { parseAddress, parseSubnet, type Subnet, subnetContains } from "./ip-math.ts";
+
+const subnet = (text: string): Subnet => {
+  const parsed = parseSubnet(text);
+  if ("error" in parsed) throw new Error(parsed.error);
+  return parsed;
+};
+const inside = (subnetText: string, address: string): boolean => {
+  const parsed = parseAddress(address);
+  if (!parsed) throw new Error(`${address} did not parse`);
+  return subnetContains(subnet(subnetText), parsed);
+};
+
+describe("parseAddress", () => {
+  it("reads IPv4 and every IPv6 spelling to the same bytes", () => {
+    expect(Array.from(parseAddress("10.1.2.3")?.bytes ?? [])).toEqual([10, 1, 2, 3]);
+    const full = parseAddress("2001:0db8:0000:0000:0000:0000:0000:0001");
+    expect(parseAddress("2001:db8::1")).toEqual(full);
+    expect(parseAddress("2001:DB8::1")).toEqual(full);
+    expect(parseAddress("::ffff:10.0.0.1")?.bytes.slice(10)).toEqual(
+      new Uint8Array([0xff, 0xff, 10, 0, 0, 1]),
+    );
+    expect(parseAddress("::")?.bytes).toEqual(new Uint8Array(16));
+  });
+
+  it("refuses what is not an address", () => {
+    for (const text of [
+      "",
+      "10.0.0",
+      "10.0.0.256",
+      "1.2.3.4.5",
+      "2001:db8:::1",
+      "1::2::3",
+      "fe80::1%eth0",
+      "g::1",
+      "1:2:3:4:5:6:7:8:9",
+      "a.b.c.d",
+    ]) {
+      expect(parseAddress(text), text).toBeNull();
+    }
+  });
+});
+
+describe("parseSubnet", () => {
+  it("says exactly what is wrong with a subnet", () => {
+    expect(parseSubnet("10.0.0.5/8")).toEqual({
+      error: "10.0.0.5/8 has bits set past its prefix; the subnet is 10.0.0.0/8",
+    });
+    expect(parseSubnet("2001:db8::1/32")).toEqual({
+      error: "2001:db8::1/32 has bits set past its prefix; the subnet is 2001:db8::/32",
+    });
+    expect(parseSubnet("10.0.0.0/33")).toEqual({
+      error: "10.0.0.0/33: the prefix length must be a number from 0 to 32",
+    });
+    expect(parseSubnet("fd00::/x")).toEqual({
+      error: "fd00::/x: the prefix length must be a number from 0 to 128",
+    });
+    expect(parseSubnet("intranet/8")).toEqual({ error: "intranet is not an IPv4 or IPv6 address" });
+    expect(parseSubnet("10.0.0.0/8/9")).toEqual({ error: '10.0.0.0/8/9 has more than one "/"' });
+  });
+
+  it("takes a bare address as a subnet of one", () => {
+    expect(subnet("10.0.0.5").prefixLength).toBe(32);
+    expect(subnet("2001:db8::5").prefixLength).toBe(128);
+  });
+});
+
+describe("subnetContains", () => {
+  it("compares prefixes bit by bit, within one family", () => {
+    expect(inside("10.0.0.0/8", "10.255.1.1")).toBe(true);
+    expect(inside("10.0.0.0/8", "11.0.0.1")).toBe(false);
+    expect(inside("172.16.0.0/12", "172.31.255.255")).toBe(true);
+    expect(inside("172.16.0.0/12", "172.32.0.1")).toBe(false);
+    expect(inside("2001:db8::/32", "2001:db8:ffff::1")).toBe(true);
+    expect(inside("2001:db8::/33", "2001:db8:8000::1")).toBe(false);
+    expect(inside("0.0.0.0/0", "2001:db8::1")).toBe(false);
+    expect(inside("::/0", "2001:db8::1")).toBe(true);
+    expect(inside("10.0.0.5", "10.0.0.5")).toBe(true);
+    expect(inside("10.0.0.5", "10.0.0.6")).toBe(false);
+  });
+});
