@@ -43,6 +43,11 @@ export interface ReportedAddress {
   nicKey?: string;
   /** "guest" only: the source says no virtual NIC backs the interface (VMware Tools' `nic` absent). */
   isUnbacked?: boolean;
+  /**
+   * Stored only: a guest-reported address kept from an earlier read while the agent is silent
+   * (docs/behaviour.md §10.2), judged by the rules like any other.
+   */
+  isLastKnown?: boolean;
 }
 
 /** A NIC of the VM as the rules stage needs it. */
