@@ -1,15 +1,22 @@
 // The Proxmox adapter against the Proxmox stand-in: a real HTTPS server with real response shapes.
 
-import type { ListRead, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
+import {
+  fieldSourceGaps,
+  type ListRead,
+  type NeutralVm,
+  type SourceSnapshot,
+} from "@hyperlens/shared";
 import {
   createProxmoxStandin,
   DEFAULT_TOKEN,
+  demoCluster,
   type ProxmoxStandin,
   proxmoxNode,
 } from "@hyperlens/standins/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createProxmoxClient } from "../client.ts";
 import { labCluster } from "../testing/lab-cluster.ts";
+import { PROXMOX_FIELD_SOURCES } from "./field-sources.ts";
 import { readProxmoxInventory } from "./read-inventory.ts";
 
 let standin: ProxmoxStandin | undefined;
@@ -145,6 +152,18 @@ describe("reading a Proxmox cluster", () => {
     expect(list(snapshot, "pve2/qemu")).toMatchObject({ status: "node_offline" });
     expect(list(snapshot, "pve2/lxc")).toMatchObject({ status: "node_offline" });
     expect(snapshot.nodes?.find((n) => n.name === "pve2")?.isOnline).toBe(false);
+  });
+
+  it("fills exactly the fields docs/inventory.md explains, lab and demo clusters together", async () => {
+    const lab = await read({ version: "9.1" });
+    await standin?.close();
+    const demo = await read({ version: "9.1", cluster: demoCluster() });
+    const snapshot = { lists: [...lab.lists, ...demo.lists] };
+    const vms = snapshot.lists.flatMap((l) => (l.status === "ok" ? l.vms : []));
+    expect(fieldSourceGaps(PROXMOX_FIELD_SOURCES, vms)).toEqual({
+      undeclared: [],
+      neverFilled: [],
+    });
   });
 
   it("sends nothing but GET requests with a token", async () => {

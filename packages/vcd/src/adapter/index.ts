@@ -1,3 +1,4 @@
+export { VCD_FIELD_SOURCES } from "./field-sources.ts";
 export { mapEdgeGateway, mapEdgeGatewayRecord } from "./map-edge-gateway.ts";
 export {
   mapVcdVm,

@@ -1,6 +1,6 @@
 // The Director adapter against the Director stand-in: the one "vms" list, its failure modes, the
 // neutral VM shape, edge gateways, and no session left behind.
-import type { ListRead, NeutralVm } from "@hyperlens/shared";
+import { fieldSourceGaps, type ListRead, type NeutralVm } from "@hyperlens/shared";
 import {
   createVcdStandin,
   type VcdStandin,
@@ -26,6 +26,7 @@ import {
   readHttpFixture,
   TENANT,
 } from "../testing/index.ts";
+import { VCD_FIELD_SOURCES } from "./field-sources.ts";
 import { mapVcdVm } from "./map-vm.ts";
 import { readVcdInventory } from "./read-inventory.ts";
 
@@ -120,6 +121,15 @@ describe("readVcdInventory", () => {
       moref: "vm-1000",
     });
     expect(vm?.location.orgName).toBeUndefined();
+  });
+
+  it("fills exactly the fields docs/inventory.md explains, tenant and provider reads together", async () => {
+    const standin = await startStandin({ vms: 3 });
+    const vms = [
+      ...vmsOf(onlyList((await read(standin)).lists)),
+      ...vmsOf(onlyList((await read(standin, PROVIDER)).lists)),
+    ];
+    expect(fieldSourceGaps(VCD_FIELD_SOURCES, vms)).toEqual({ undeclared: [], neverFilled: [] });
   });
 
   it("a failed page fails the list (nothing removed) and still logs out", async () => {

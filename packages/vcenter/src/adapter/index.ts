@@ -1,3 +1,4 @@
+export { VCENTER_FIELD_SOURCES } from "./field-sources.ts";
 export { selectGuestIps, type VmNic } from "./ip-selection.ts";
 export {
   datastoreOf,

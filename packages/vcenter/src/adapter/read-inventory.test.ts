@@ -1,6 +1,6 @@
 // The adapter against the vCenter stand-in: one "vms" list that is ok only after a complete read
 // (cap split by host and folder), locations from the list filters, IPs from the VM's own NICs.
-import type { NeutralVm, SourceSnapshot } from "@hyperlens/shared";
+import { fieldSourceGaps, type NeutralVm, type SourceSnapshot } from "@hyperlens/shared";
 import {
   generateVcenter,
   DEMO_VCENTER_IDS as ids,
@@ -9,6 +9,7 @@ import {
 } from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { setup } from "../testing/setup.ts";
+import { VCENTER_FIELD_SOURCES } from "./field-sources.ts";
 import { readVcenterInventory } from "./read-inventory.ts";
 
 function okVms(snapshot: SourceSnapshot): NeutralVm[] {
@@ -109,6 +110,17 @@ describe("reading the demo vCenter", () => {
       "DELETE /api/session",
     ]);
     expect(standin.writeAttempts).toEqual([]);
+  });
+});
+
+describe("docs/inventory.md", () => {
+  it("explains exactly the fields the adapter fills", async () => {
+    const { client } = await setup();
+    const vms = okVms(await readVcenterInventory(client));
+    expect(fieldSourceGaps(VCENTER_FIELD_SOURCES, vms)).toEqual({
+      undeclared: [],
+      neverFilled: [],
+    });
   });
 });
 
