@@ -1,5 +1,6 @@
 export * from "./capabilities.ts";
 export * from "./guest-address.ts";
+export * from "./guest-values.ts";
 export * from "./host-address.ts";
 export * from "./inventory.ts";
 export * from "./last-seen.ts";
