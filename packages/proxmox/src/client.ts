@@ -64,7 +64,7 @@ export type AgentInterfacesOutcome =
 
 /**
  * What the guest agent says about the guest itself; null where it would not say (an old agent
- * without the command, a timeout): those values stay last-known (docs/behaviour.md §10).
+ * without the command, a timeout): those values stay last-known (docs/behaviour.md §10.9).
  */
 export interface AgentIdentity {
   hostName: string | null;

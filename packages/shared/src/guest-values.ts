@@ -1,5 +1,5 @@
-// Values only a guest agent or VMware Tools reports, and why one is missing (docs/behaviour.md §10
-// values that do not flap, every field explained). Universal code: the web app translates the codes.
+// Values only a guest agent or VMware Tools reports, and why one is missing (docs/behaviour.md
+// §10.9–10.10). Universal code: the web app translates the codes.
 
 import type { ConnectionKind } from "./capabilities.ts";
 import type { GuestKind } from "./inventory.ts";
@@ -83,7 +83,7 @@ export function missingReason(
   report: GuestReport | null,
   confirmation: string,
 ): MissingReason | null {
-  // TRAP: docs/behaviour.md §10 — a guest not read says so, not what its agent said a sync before.
+  // TRAP: docs/behaviour.md §10.10 — a guest not read says so, not what its agent said a sync before.
   if (confirmation === "LIST_FAILED") return { code: "LIST_FAILED" };
   if (!report) return null;
   if (report.code === "REPORTED") return { code: "NOT_REPORTED_BY_GUEST" };

@@ -118,10 +118,10 @@ export interface NeutralVm {
   disks: NeutralDisk[];
   /**
    * What the guest agent / VMware Tools reported about the guest this time. A field left out keeps
-   * its last-known value (docs/behaviour.md §10 values that do not flap).
+   * its last-known value (docs/behaviour.md §10.9).
    */
   guestValues?: Partial<Record<GuestValueField, string>>;
-  /** How the agent / Tools fared this time, and why they gave nothing (docs/behaviour.md §10). */
+  /** How the agent / Tools fared this time, and why they gave nothing (docs/behaviour.md §10.10). */
   guestReport?: GuestReport;
   /**
    * The common detail layout (docs/behaviour.md §6) plus raw source fields. Keep volatile metrics (uptime,

@@ -31,7 +31,7 @@ export function effectiveIpConfirmedAt(
 }
 
 /**
- * When the guest agent last reported a value (docs/behaviour.md §10 values that do not flap): a
+ * When the guest agent last reported a value (docs/behaviour.md §10.9): a
  * live one whenever its guest was seen, a last-known one at the time it keeps.
  */
 export function effectiveReportedAt(

@@ -161,8 +161,7 @@ interface GuestValueRow {
 }
 
 /**
- * The guest-reported values a rewritten guest will have (docs/behaviour.md §10 values that do not
- * flap): what the agent reported now, and each earlier value it did not report this time, kept with
+ * The guest-reported values a rewritten guest will have (docs/behaviour.md §10.9): what the agent reported now, and each earlier value it did not report this time, kept with
  * the time a sync last saw it and the first sync that did not.
  */
 function guestValueRowsOf(
@@ -181,7 +180,7 @@ function guestValueRowsOf(
   }));
   if (!previous) return rows;
   const previousSync = { lastSuccessAt: ctx.previousSuccessAt };
-  // TRAP: docs/behaviour.md §10 — without it one missed agent call resets a hostname to unknown.
+  // TRAP: docs/behaviour.md §10.9 — without it one missed agent call resets a hostname to unknown.
   for (const kept of previous.guestValues) {
     if (kept.field in fresh) continue;
     rows.push({

@@ -1,5 +1,5 @@
 -- Values only a guest agent or VMware Tools reports, kept when it goes silent, and why a guest's
--- agent values are missing (docs/behaviour.md §10 values that do not flap, every field explained).
+-- agent values are missing (docs/behaviour.md §10.9–10.10).
 ALTER TABLE "virtual_machines" ADD COLUMN "guestReport" JSONB;
 
 CREATE TABLE "guest_values" (

@@ -1,5 +1,5 @@
 // A connection's Test warns when its token cannot read the guest agent on its Proxmox version
-// (docs/behaviour.md §10 every field explained): every VM's addresses, hostname and OS would be missing.
+// (docs/behaviour.md §10.10): every VM's addresses, hostname and OS would be missing.
 import {
   createProxmoxStandin,
   DEFAULT_TOKEN,

@@ -1,4 +1,4 @@
-// Values only the guest reports do not flap (docs/behaviour.md §10): a hostname, OS and kernel read
+// Values only the guest reports do not flap (docs/behaviour.md §10.9): a hostname, OS and kernel read
 // from the Proxmox stand-in's agent stay when the agent falls silent for a sync, with the time they
 // were last reported and since when they were not, and are fresh again when it answers. Every
 // missing value says why, as a code.

@@ -1,6 +1,6 @@
 // What only the guest agent or VMware Tools reports — hostname, OS, kernel — with when it last did,
-// and for every value that is missing or stale, why (docs/behaviour.md §10 values that do not flap,
-// every field explained).
+// and for every value that is missing or stale, why (docs/behaviour.md §10.9,
+// §10.10).
 import {
   type ConnectionKind,
   effectiveReportedAt,
@@ -125,7 +125,7 @@ function reportedValue(vm: GuestReportRow, field: GuestValueField): ReportedValu
 
 export const GuestValuesRef = builder.objectRef<GuestReportRow>("GuestValues").implement({
   description:
-    "What only the guest agent (Proxmox) or VMware Tools (vCenter) reports; Director reports none (docs/behaviour.md §10).",
+    "What only the guest agent (Proxmox) or VMware Tools (vCenter) reports; Director reports none (docs/behaviour.md §10.9).",
   fields: (t) => ({
     hostname: t.field({ type: ReportedValueRef, resolve: (vm) => reportedValue(vm, "HOSTNAME") }),
     osName: t.field({ type: ReportedValueRef, resolve: (vm) => reportedValue(vm, "OS_NAME") }),

@@ -1,5 +1,5 @@
 // The values only the guest reports, each with when it last did and, when missing or stale, why
-// (docs/behaviour.md §10 values that do not flap, every field explained).
+// (docs/behaviour.md §10.9–10.10).
 import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";

@@ -7,7 +7,7 @@ const reason = (code: string, privilege: string | null = null, message: string |
   message,
 });
 
-describe("missingReasonText (docs/behaviour.md §10 every field explained)", () => {
+describe("missingReasonText (docs/behaviour.md §10.10)", () => {
   it("names the privilege the credentials lack", () => {
     expect(missingReasonText(reason("PERMISSION_MISSING", "VM.GuestAgent.Audit"))).toBe(
       "The credentials lack the VM.GuestAgent.Audit privilege.",

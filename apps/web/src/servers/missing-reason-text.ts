@@ -1,6 +1,6 @@
 import { t } from "../i18n/i18n.ts";
 
-/** Why a guest-reported value is missing, as the API gives it (docs/behaviour.md §10). */
+/** Why a guest-reported value is missing, as the API gives it (docs/behaviour.md §10.10). */
 export interface MissingReasonFields {
   code: string;
   privilege: string | null;

@@ -1,5 +1,5 @@
-// Why a Proxmox guest's agent values are missing, as codes (docs/behaviour.md §10 every field
-// explained), and the agent's own hostname and OS read only from an agent that just answered.
+// Why a Proxmox guest's agent values are missing, as codes (docs/behaviour.md §10.10),
+// and the agent's own hostname and OS read only from an agent that just answered.
 import type { NeutralVm, SourceSnapshot } from "@hyperlens/shared";
 import {
   createProxmoxStandin,

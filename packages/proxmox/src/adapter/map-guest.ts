@@ -104,7 +104,7 @@ function base(summary: ProxmoxGuestSummary, place: GuestPlace, config: QemuConfi
   };
 }
 
-/** Why a QEMU VM's agent gave nothing, as a code the web app translates (docs/behaviour.md §10). */
+/** Why a QEMU VM's agent gave nothing, as a code the web app translates (docs/behaviour.md §10.10). */
 function agentReport(
   config: QemuConfig,
   agent: AgentInterfacesOutcome | undefined,
@@ -204,7 +204,7 @@ function configuredIps(config: LxcConfig): NeutralIp[] {
   );
 }
 
-/** How a container's live interfaces fared (docs/behaviour.md §10 every field explained). */
+/** How a container's live interfaces fared (docs/behaviour.md §10.10). */
 function liveReport(live: LxcInterfacesOutcome | undefined): GuestReport {
   if (live === undefined) return { code: "CONTAINER_STOPPED" };
   if (live.kind === "ok") return { code: "REPORTED" };

@@ -29,7 +29,7 @@ describe("the read-only privilege check", () => {
   });
 });
 
-describe("the agent privilege check (docs/behaviour.md §10 every field explained)", () => {
+describe("the agent privilege check (docs/behaviour.md §10.10)", () => {
   const v = (major: number | null) => ({
     version: `${major}.0`,
     release: null,

@@ -41,7 +41,7 @@ export function agentPrivilege(version: ProxmoxVersion | null): string {
 
 /**
  * A warning when the credentials hold no privilege this version checks for guest-agent reads
- * (docs/behaviour.md §10 every field explained): every VM's addresses, hostname and OS would be
+ * (docs/behaviour.md §10.10): every VM's addresses, hostname and OS would be
  * missing with "permission missing". Null when one is granted on some path.
  */
 export function agentPrivilegeWarning(

@@ -133,7 +133,7 @@ export async function readProxmoxInventory(
       const config = await client.lxcConfig(list.place.node, guest.vmid);
       let live: Awaited<ReturnType<ProxmoxClient["lxcInterfaces"]>> | undefined;
       if (isRunning) {
-        // Known not offered: said so without asking (docs/behaviour.md §10 every field explained).
+        // Known not offered: said so without asking (docs/behaviour.md §10.10).
         live = lxcInterfacesOffered
           ? await client.lxcInterfaces(list.place.node, guest.vmid)
           : { kind: "not-offered" };

@@ -40,7 +40,7 @@ describe("every recorded answer parses", () => {
   }
 });
 
-describe("agent identity (docs/behaviour.md §10 values that do not flap)", () => {
+describe("agent identity (docs/behaviour.md §10.9)", () => {
   it("reads name, version and kernel from get-osinfo, Linux and Windows", () => {
     expect(parseAgentOsInfo(readFixture("qemu_agent_osinfo/GET.200.debian12.json"))).toEqual({
       prettyName: "Debian GNU/Linux 12 (bookworm)",

@@ -168,7 +168,7 @@ export function mapVcdVm(
     // Director reports what it assigned or saw this time: a missing address is really gone.
     ipsFromGuestAreLive: true,
     disks: neutralDisks,
-    // Director reports no hostname, OS version or kernel from inside the guest (docs/behaviour.md §10).
+    // Director reports no hostname, OS version or kernel from inside the guest (docs/behaviour.md §10.10).
     guestValues: {},
     guestReport: { code: "NOT_OFFERED_BY_SOURCE" },
     details: {

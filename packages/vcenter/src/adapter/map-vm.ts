@@ -77,7 +77,7 @@ function toDisks(info: VcenterVmInfo): NeutralDisk[] {
   });
 }
 
-/** How VMware Tools fared, as a code the web app translates (docs/behaviour.md §10). */
+/** How VMware Tools fared, as a code the web app translates (docs/behaviour.md §10.10). */
 function toolsReport(guest: GuestInterfacesOutcome | undefined): GuestReport {
   if (guest === undefined) return { code: "VM_NOT_RUNNING" };
   if (guest.kind === "ok") return { code: "REPORTED" };

@@ -103,7 +103,7 @@ describe("guest networking", () => {
   });
 });
 
-describe("guest identity (docs/behaviour.md §10 values that do not flap)", () => {
+describe("guest identity (docs/behaviour.md §10.9)", () => {
   it("reads hostname and the readable OS name Tools report", () => {
     expect(parseGuestIdentity(fixtureJson("vcenter_vm_guest_identity/GET.200.json"), CALL)).toEqual(
       {
