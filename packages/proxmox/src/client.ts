@@ -184,7 +184,11 @@ export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClien
         try {
           return parse(await get(`${guest(node, "qemu", vmid)}/agent/${command}`, false));
         } catch (error) {
-          if (isHyperError(error) && agentUnavailable(error)) return null;
+          // Any answer but a refused login costs only this value (kept last-known): the agent
+          // just answered, so failing the guest's whole list over it would lose far more.
+          if (isHyperError(error) && error.status !== undefined && error.status !== 401) {
+            return null;
+          }
           throw error;
         }
       };

@@ -71,6 +71,16 @@ describe("a Proxmox VM's guest-reported values and why they are missing", () => 
     ]);
   });
 
+  it("leaves out only the values whose call failed, and keeps the guest's list", async () => {
+    const target = await start();
+    target.faults.fail("/nodes/pve1/qemu/100/agent/get-osinfo", 501, { times: 10 });
+    const snapshot = await read(target);
+    expect(snapshot.lists.find((l) => l.key === "pve1/qemu")?.status).toBe("ok");
+    const web = guest(snapshot, "100");
+    expect(web.guestReport).toEqual({ code: "REPORTED" });
+    expect(web.guestValues).toEqual({ HOSTNAME: "web" });
+  });
+
   it("says VM_NOT_RUNNING for a stopped VM and asks its agent nothing", async () => {
     const target = await start();
     const db = guest(await read(target), "101");
