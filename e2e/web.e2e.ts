@@ -191,6 +191,8 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     const drawer = page.getByRole("dialog", { name: "db-01" });
     await drawer.getByRole("heading", { name: "Network interfaces" }).waitFor();
     await drawer.getByText("00:50:56:01:00:03").waitFor();
+    // docs/behaviour.md §10.10: what the guest reports, with why a value is missing.
+    await drawer.getByRole("heading", { name: "Reported by the guest" }).waitFor();
     await drawer.getByRole("heading", { name: "History" }).waitFor();
     await drawer.getByRole("button", { name: "Close" }).first().click();
     await drawer.waitFor({ state: "detached" });

@@ -6,6 +6,7 @@ import {
   isHyperError,
 } from "@hyperlens/hyper-http";
 import { PROXMOX_ALLOWED_WRITES } from "./allowed-writes.ts";
+import { type AgentOsInfo, parseAgentHostName, parseAgentOsInfo } from "./parse/agent-identity.ts";
 import {
   type AgentNetworkResult,
   type GuestInterface,
@@ -61,6 +62,15 @@ export type AgentInterfacesOutcome =
   | { kind: "ok"; interfaces: GuestInterface[] }
   | { kind: "unavailable"; reason: AgentUnavailableReason; message: string };
 
+/**
+ * What the guest agent says about the guest itself; null where it would not say (an old agent
+ * without the command, a timeout): those values stay last-known (docs/behaviour.md §10.10).
+ */
+export interface AgentIdentity {
+  hostName: string | null;
+  osInfo: AgentOsInfo | null;
+}
+
 /** Result of reading a container's live interfaces (PVE 8.1+). */
 export type LxcInterfacesOutcome =
   | { kind: "ok"; interfaces: GuestInterface[] }
@@ -79,6 +89,8 @@ export interface ProxmoxClient {
   lxcConfig(node: string, vmid: number): Promise<LxcConfig>;
   /** Agent errors (VM stopped, agent silent or absent, no permission) are results, not rejections. */
   qemuAgentInterfaces(node: string, vmid: number): Promise<AgentInterfacesOutcome>;
+  /** Hostname and OS as the agent reports them; agent errors are nulls, not rejections. */
+  qemuAgentIdentity(node: string, vmid: number): Promise<AgentIdentity>;
   lxcInterfaces(node: string, vmid: number): Promise<LxcInterfacesOutcome>;
   permissions(): Promise<ProxmoxPermissions>;
   /** Closes the hyper-http client if this client built it. */
@@ -166,6 +178,24 @@ export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClien
       return result.kind === "interfaces"
         ? { kind: "ok", interfaces: result.interfaces }
         : { kind: "unavailable", reason: "agent-error", message: result.message };
+    },
+    async qemuAgentIdentity(node, vmid) {
+      const read = async <T>(command: string, parse: (body: unknown) => T): Promise<T | null> => {
+        try {
+          return parse(await get(`${guest(node, "qemu", vmid)}/agent/${command}`, false));
+        } catch (error) {
+          // Any answer but a refused login costs only this value (kept last-known): the agent
+          // just answered, so failing the guest's whole list over it would lose far more.
+          if (isHyperError(error) && error.status !== undefined && error.status !== 401) {
+            return null;
+          }
+          throw error;
+        }
+      };
+      // One after the other: each is a round trip to the guest, and the agent serialises them anyway.
+      const hostName = await read("get-host-name", parseAgentHostName);
+      const osInfo = await read("get-osinfo", parseAgentOsInfo);
+      return { hostName, osInfo };
     },
     async lxcInterfaces(node, vmid) {
       try {

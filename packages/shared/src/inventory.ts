@@ -2,6 +2,8 @@
 // reconciles. Universal code: no server-only imports, so the web app can use the same types.
 import type { AddressRejectRule } from "./address-rules/apply.ts";
 
+import type { GuestReport, GuestValueField } from "./guest-values.ts";
+
 /** A value that survives JSON.stringify/parse unchanged. */
 export type JsonValue =
   | string
@@ -117,6 +119,13 @@ export interface NeutralVm {
    */
   ipsFromGuestAreLive: boolean;
   disks: NeutralDisk[];
+  /**
+   * What the guest agent / VMware Tools reported about the guest this time. A field left out keeps
+   * its last-known value (docs/behaviour.md §10.10).
+   */
+  guestValues?: Partial<Record<GuestValueField, string>>;
+  /** How the agent / Tools fared this time, and why they gave nothing (docs/behaviour.md §10.11). */
+  guestReport?: GuestReport;
   /**
    * The common detail layout (docs/behaviour.md §6) plus raw source fields. Keep volatile metrics (uptime,
    * CPU load) out: every change here rewrites the row and records a CHANGED event.

@@ -29,3 +29,15 @@ export function effectiveIpConfirmedAt(
 ): Date {
   return ip.isLastKnown ? ip.lastConfirmedAt : effectiveLastSeenAt(vm, connection);
 }
+
+/**
+ * When the guest agent last reported a value (docs/behaviour.md §10.10): a
+ * live one whenever its guest was seen, a last-known one at the time it keeps.
+ */
+export function effectiveReportedAt(
+  value: { reportedAt: Date; notReportedSince: Date | null },
+  vm: { confirmation: string; lastSeenAt: Date; removedAt: Date | null },
+  connection: { lastSuccessAt: Date | null },
+): Date {
+  return value.notReportedSince ? value.reportedAt : effectiveLastSeenAt(vm, connection);
+}

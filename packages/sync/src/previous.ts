@@ -1,4 +1,4 @@
-import type { IpAddress, Prisma } from "@hyperlens/db";
+import type { GuestValue, IpAddress, Prisma } from "@hyperlens/db";
 import type { Confirmation, JsonObject } from "@hyperlens/shared";
 import { diskLine, ipLine, nicLine, type VmSummary } from "./diff.ts";
 
@@ -11,6 +11,7 @@ export interface PreviousVm {
   removedAt: Date | null;
   confirmation: Confirmation;
   ips: IpAddress[];
+  guestValues: GuestValue[];
 }
 
 function groupByVm<T extends { vmId: string }>(rows: T[]): Map<string, T[]> {
@@ -38,6 +39,7 @@ export async function loadPrevious(
   const nics = groupByVm(await db.nic.findMany({ where }));
   const ips = groupByVm(await db.ipAddress.findMany({ where }));
   const disks = groupByVm(await db.disk.findMany({ where }));
+  const guestValues = groupByVm(await db.guestValue.findMany({ where }));
   return new Map(
     rows.map((row) => [
       row.id,
@@ -48,6 +50,7 @@ export async function loadPrevious(
         removedAt: row.removedAt,
         confirmation: row.confirmation,
         ips: ips.get(row.id) ?? [],
+        guestValues: guestValues.get(row.id) ?? [],
         summary: {
           listKey: row.listKey,
           name: row.name,

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { type IpAddress, type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
 import {
   effectiveIpConfirmedAt,
+  effectiveReportedAt,
+  type GuestValueField,
   type NeutralDisk,
   type NeutralIp,
   type NeutralNic,
@@ -55,6 +57,7 @@ const VM_COLUMNS: Column<PlannedWrite>[] = (<[string, string, (w: PlannedWrite) 
   ["fingerprint", "text", (w) => w.fingerprint],
   ["backingVcenterId", "text", (w) => w.vm.backing?.vcenterId],
   ["backingMoref", "text", (w) => w.vm.backing?.moref],
+  ["guestReport", "jsonb", (w) => w.vm.guestReport],
   ["id", "uuid", (w) => w.stored?.id ?? randomUUID()],
 ]).map(([name, cast, value]) => ({ name, cast, value }));
 
@@ -149,11 +152,54 @@ function ipRowsOf(
   return rows;
 }
 
-/** A guest whose children are replaced, with the address rows it gets. */
+interface GuestValueRow {
+  vmId: string;
+  field: GuestValueField;
+  value: string;
+  reportedAt: Date;
+  notReportedSince: Date | null;
+}
+
+/**
+ * The guest-reported values a rewritten guest will have (docs/behaviour.md §10.10): what the agent reported now, and each earlier value it did not report this time, kept with
+ * the time a sync last saw it and the first sync that did not.
+ */
+function guestValueRowsOf(
+  ctx: WriteContext,
+  write: PlannedWrite,
+  vmId: string,
+  previous: PreviousVm | undefined,
+): GuestValueRow[] {
+  const fresh = write.vm.guestValues ?? {};
+  const rows: GuestValueRow[] = Object.entries(fresh).map(([field, value]) => ({
+    vmId,
+    field: field as GuestValueField,
+    value,
+    reportedAt: ctx.now,
+    notReportedSince: null,
+  }));
+  if (!previous) return rows;
+  const previousSync = { lastSuccessAt: ctx.previousSuccessAt };
+  // TRAP: docs/behaviour.md §10.10 — without it one missed agent call resets a hostname to unknown.
+  for (const kept of previous.guestValues) {
+    if (kept.field in fresh) continue;
+    rows.push({
+      vmId,
+      field: kept.field as GuestValueField,
+      value: kept.value,
+      reportedAt: effectiveReportedAt(kept, previous, previousSync),
+      notReportedSince: kept.notReportedSince ?? ctx.now,
+    });
+  }
+  return rows;
+}
+
+/** A guest whose children are replaced, with the address and guest-value rows it gets. */
 interface Rewritten {
   write: PlannedWrite;
   id: string;
   ips: IpRow[];
+  guestValues: GuestValueRow[];
 }
 
 /** Replaces the NICs, IPs and disks of rewritten guests; returns rows written. */
@@ -162,7 +208,7 @@ async function replaceChildren(db: RawSql, rewritten: Rewritten[]): Promise<numb
   // A guest inserted just now has no children to delete.
   const ids = rewritten.flatMap((r) => (r.write.stored ? [r.id] : []));
   let written = 0;
-  for (const table of ids.length ? ["nics", "ip_addresses", "disks"] : []) {
+  for (const table of ids.length ? ["nics", "ip_addresses", "disks", "guest_values"] : []) {
     const params = new Params();
     written += await db.$executeRawUnsafe(
       `DELETE FROM ${table} WHERE "vmId" IN ${uuidList(params, ids)}`,
@@ -172,10 +218,12 @@ async function replaceChildren(db: RawSql, rewritten: Rewritten[]): Promise<numb
   const nics: (NeutralNic & { vmId: string })[] = [];
   const disks: (NeutralDisk & { vmId: string })[] = [];
   const ips: IpRow[] = [];
-  for (const { write, id, ips: rows } of rewritten) {
+  const guestValues: GuestValueRow[] = [];
+  for (const { write, id, ips: rows, guestValues: values } of rewritten) {
     for (const nic of write.vm.nics) nics.push({ ...nic, vmId: id });
     for (const disk of write.vm.disks) disks.push({ ...disk, vmId: id });
     ips.push(...rows);
+    guestValues.push(...values);
   }
   const uuid = () => randomUUID();
   written += await insertRows(
@@ -228,6 +276,23 @@ async function replaceChildren(db: RawSql, rewritten: Rewritten[]): Promise<numb
     ],
     ips,
     'ON CONFLICT ("vmId","address","interfaceName") DO NOTHING',
+  );
+  written += await insertRows(
+    db,
+    "guest_values",
+    [
+      { name: "id", cast: "uuid", value: uuid },
+      { name: "vmId", cast: "uuid", value: (v) => v.vmId },
+      { name: "field", cast: "text", value: (v) => v.field },
+      { name: "value", cast: "text", value: (v) => v.value },
+      { name: "reportedAt", cast: "timestamptz", value: (v) => v.reportedAt.toISOString() },
+      {
+        name: "notReportedSince",
+        cast: "timestamptz",
+        value: (v) => v.notReportedSince?.toISOString(),
+      },
+    ],
+    guestValues,
   );
   return written;
 }
@@ -284,7 +349,12 @@ export async function writeVmChunk(
       let ips: Parameters<typeof feedEventsOfWrite>[4];
       if (write.isContentChanged) {
         const rows = ipRowsOf(ctx, write, id, before);
-        rewritten.push({ write, id, ips: rows });
+        rewritten.push({
+          write,
+          id,
+          ips: rows,
+          guestValues: guestValueRowsOf(ctx, write, id, before),
+        });
         ips = { before: before?.ips ?? [], after: rows };
       }
       for (const event of eventsOfWrite(write, diff)) events.push({ ...event, vmId: id });

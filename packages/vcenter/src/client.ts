@@ -9,6 +9,7 @@ import {
 } from "@hyperlens/hyper-http";
 import { VCENTER_ALLOWED_WRITES } from "./allowed-writes.ts";
 import { isVmListRefusal, readVmListing, VM_LIST_CAP, type VmListing } from "./list-vms.ts";
+import { parseGuestIdentity, type VcenterGuestIdentity } from "./parse/guest-identity.ts";
 import { parseGuestInterfaces, type VcenterGuestInterface } from "./parse/guest-interfaces.ts";
 import {
   parseClusterList,
@@ -50,10 +51,18 @@ export interface VcenterClientOptions {
   logger?: HyperLogger;
 }
 
+/** Why a VMware Tools read gave nothing this time: the answer's status and its words. */
+export type ToolsUnavailable = { kind: "unavailable"; reason: string; status: number };
+
 /** What the guest networking call gave: the interfaces, or why there are none this time. */
 export type GuestInterfacesOutcome =
   | { kind: "ok"; interfaces: VcenterGuestInterface[] }
-  | { kind: "unavailable"; reason: string; status: number };
+  | ToolsUnavailable;
+
+/** What the guest identity call gave: hostname and OS as Tools report them, or why not. */
+export type GuestIdentityOutcome =
+  | { kind: "ok"; identity: VcenterGuestIdentity }
+  | ToolsUnavailable;
 
 /** Filters of the host list. */
 export interface HostFilter {
@@ -92,6 +101,8 @@ export interface VcenterClient {
    * while VMware Tools is not running) is an outcome, not a failure; no answer at all rejects.
    */
   guestInterfaces(vm: string): Promise<GuestInterfacesOutcome>;
+  /** `GET /api/vcenter/vm/{vm}/guest/identity`; like guestInterfaces, a 503 is an outcome. */
+  guestIdentity(vm: string): Promise<GuestIdentityOutcome>;
   hosts(filter?: HostFilter): Promise<VcenterHostSummary[]>;
   clusters(filter?: { datacenters?: readonly string[] }): Promise<VcenterClusterSummary[]>;
   datacenters(): Promise<VcenterDatacenterSummary[]>;
@@ -131,6 +142,24 @@ export function createVcenterClient(options: VcenterClientOptions): VcenterClien
     path: string,
     retryServerErrors: VcenterGetOptions["retryServerErrors"] = true,
   ) => (await session.get(path, { retryServerErrors })).json();
+
+  /** A read of what Tools report: an answer with an error status is an outcome, no answer rejects. */
+  async function toolsRead<T>(
+    path: string,
+    parse: (value: unknown, call: string) => T,
+  ): Promise<{ kind: "ok"; value: T } | ToolsUnavailable> {
+    try {
+      // 503 is the normal answer while VMware Tools is not running: not worth three tries.
+      return { kind: "ok", value: parse(await getJson(path, false), `GET ${path}`) };
+    } catch (error) {
+      if (!isHyperError(error) || error.status === undefined || error.status === 401) throw error;
+      return {
+        kind: "unavailable",
+        status: error.status,
+        reason: error.serverMessage ?? `HTTP ${error.status}`,
+      };
+    }
+  }
 
   async function listVms(filter: VmFilter = {}): Promise<VcenterVmSummary[]> {
     const path = `/api/vcenter/vm${filterQuery(filter)}`;
@@ -189,20 +218,13 @@ export function createVcenterClient(options: VcenterClientOptions): VcenterClien
     },
     async guestInterfaces(vm) {
       const path = `/api/vcenter/vm/${encodeURIComponent(vm)}/guest/networking/interfaces`;
-      try {
-        // 503 is the normal answer while VMware Tools is not running: not worth three tries.
-        return {
-          kind: "ok",
-          interfaces: parseGuestInterfaces(await getJson(path, false), `GET ${path}`),
-        };
-      } catch (error) {
-        if (!isHyperError(error) || error.status === undefined || error.status === 401) throw error;
-        return {
-          kind: "unavailable",
-          status: error.status,
-          reason: error.serverMessage ?? `HTTP ${error.status}`,
-        };
-      }
+      const read = await toolsRead(path, parseGuestInterfaces);
+      return read.kind === "ok" ? { kind: "ok", interfaces: read.value } : read;
+    },
+    async guestIdentity(vm) {
+      const path = `/api/vcenter/vm/${encodeURIComponent(vm)}/guest/identity`;
+      const read = await toolsRead(path, parseGuestIdentity);
+      return read.kind === "ok" ? { kind: "ok", identity: read.value } : read;
     },
     hosts,
     clusters,

@@ -21,6 +21,7 @@ export {
   type VmListing,
   type VmListingDeps,
 } from "./list-vms.ts";
+export { parseGuestIdentity, type VcenterGuestIdentity } from "./parse/guest-identity.ts";
 export {
   parseGuestInterfaces,
   type VcenterGuestAddress,

@@ -268,6 +268,19 @@ describe("virtualMachines", () => {
     expect(large).toBe(5);
   });
 
+  it("reads guest-reported values and their reasons for a page in a fixed number of queries", async () => {
+    // docs/behaviour.md §10.10: one query for the values of the whole page, not one per guest.
+    const GUEST = `query($first: Int) { virtualMachines(first: $first) { edges { node { name lastSeenAt
+      guestAgentMissingReason { code } guestValues { hostname { value reportedAt missingReason { code } } } } } } }`;
+    const count = async (first: number) => {
+      queries.length = 0;
+      const res = await app.graphql(GUEST, { first }, { cookie: viewer });
+      expect(res.body.errors).toBeUndefined();
+      return queries.filter(countable).length;
+    };
+    expect(await count(100)).toBe(await count(2));
+  });
+
   it("loads the Servers page's first page with its total in a fixed number of queries, counting once", async () => {
     // The web app's page query (apps/web/src/servers/use-vm-pages.ts); the total in a fragment too.
     const PAGE = `query($first: Int!, $filter: VirtualMachineFilter) { virtualMachines(first: $first, filter: $filter,

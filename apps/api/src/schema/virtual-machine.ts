@@ -9,6 +9,12 @@ import { builder } from "./builder.ts";
 import { ConnectionKindEnum, ConnectionNode } from "./connection.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
 import {
+  agentMissingReason,
+  GUEST_REPORT_SELECT,
+  GuestValuesRef,
+  MissingReasonRef,
+} from "./guest-values.ts";
+import {
   ConfirmationEnum,
   GuestKindEnum,
   IpOriginEnum,
@@ -161,6 +167,21 @@ export const VirtualMachineInterface = builder.prismaInterface("VirtualMachine",
       }),
     }),
     disks: t.relation("disks", { query: { orderBy: { key: "asc" } } }),
+    guestValues: t.field({
+      type: GuestValuesRef,
+      description:
+        "Hostname, OS and kernel as the guest agent / VMware Tools report them, kept last-known when they go silent.",
+      select: GUEST_REPORT_SELECT,
+      resolve: (vm) => vm,
+    }),
+    guestAgentMissingReason: t.field({
+      type: MissingReasonRef,
+      nullable: true,
+      description:
+        "Why the guest agent / VMware Tools gave nothing in the last read (agent addresses then are last-known or missing); null when they reported.",
+      select: GUEST_REPORT_SELECT,
+      resolve: (vm) => agentMissingReason(vm),
+    }),
     details: t.field({
       type: "JSON",
       description: "The common detail layout plus raw source fields.",

@@ -1,4 +1,8 @@
-import { createProxmoxClient, privilegeWarning, readProxmoxInventory } from "@hyperlens/proxmox";
+import {
+  connectionPrivilegeWarning,
+  createProxmoxClient,
+  readProxmoxInventory,
+} from "@hyperlens/proxmox";
 import { httpOptionsFor, readOptionsFor, type SourceDriver } from "./source-driver.ts";
 
 /** Proxmox VE: API token or user + password (ticket) login; read-only. */
@@ -19,7 +23,7 @@ export const proxmoxDriver: SourceDriver = {
         const permissions = await client.permissions().catch(() => null);
         return {
           summary: `Connected: ${release}${nodes.length} node(s), ${online} online.`,
-          privilegeWarning: permissions ? privilegeWarning(permissions) : null,
+          privilegeWarning: permissions ? connectionPrivilegeWarning(permissions, version) : null,
         };
       },
       read: (signal) => readProxmoxInventory(client, readOptionsFor(signal)),

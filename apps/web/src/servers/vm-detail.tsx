@@ -7,6 +7,7 @@ import { Badge, SourceBadge } from "../ui/badge.tsx";
 import { Drawer } from "../ui/drawer.tsx";
 import { powerTone } from "../ui/tone.ts";
 import { type CrossSourceFields, crossSourceText } from "./cross-source-text.ts";
+import { GuestValues, GuestValuesFields } from "./guest-values.tsx";
 import { locationText } from "./location-text.ts";
 import { type VmRow, VmRowFields } from "./vm-row.ts";
 
@@ -14,6 +15,7 @@ const VmDetailFields = graphql(
   `
   fragment VmDetailFields on VirtualMachine {
     ...VmRowFields
+    ...GuestValuesFields
     guestOs isTemplate tags firstSeenAt changedAt removedAt removedReason details
     nics { key mac network model isConnected vlan }
     disks { key capacityBytes storage busType }
@@ -25,7 +27,7 @@ const VmDetailFields = graphql(
     ... on VcenterVm { backedDirectorVm { id name connection { name } } }
   }
 `,
-  [VmRowFields],
+  [VmRowFields, GuestValuesFields],
 );
 
 const VM_DETAIL = graphql(
@@ -197,6 +199,7 @@ export function VmDetailDrawer(props: { row: VmRow; onClose: () => void }) {
         <>
           <Facts vm={vm} />
           <CrossSource vm={vm} />
+          <GuestValues vm={vm} />
           <Nics vm={vm} />
           <Disks vm={vm} />
           <History vm={vm} />

@@ -66,6 +66,31 @@ export const PROXMOX_FIELD_SOURCES: readonly FieldSource[] = [
       "VM stopped, guest agent not configured or not running, the token lacks the agent privilege (`VM.Monitor` before 9, `VM.GuestAgent.Audit` from 9); container stopped with DHCP addressing",
   },
   {
+    field: "guestValues.HOSTNAME",
+    from: "QEMU: `GET /nodes/{node}/qemu/{vmid}/agent/get-host-name` → `result.host-name`; containers: config `hostname`",
+    missingWhen:
+      "QEMU: asked only when `network-get-interfaces` answered; kept as last known while the agent is silent (docs/behaviour.md §10.10)",
+  },
+  {
+    field: "guestValues.OS_NAME",
+    from: "`GET /nodes/{node}/qemu/{vmid}/agent/get-osinfo` → `result.pretty-name`, else `name`",
+    missingWhen: "as the hostname; containers (the host reports no OS name)",
+  },
+  {
+    field: "guestValues.OS_VERSION",
+    from: "`get-osinfo` → `result.version`, else `version-id`",
+    missingWhen: "as the OS name",
+  },
+  {
+    field: "guestValues.KERNEL",
+    from: "`get-osinfo` → `result.kernel-release`",
+    missingWhen: "as the OS name",
+  },
+  {
+    field: "guestReport.code",
+    from: "how the agent calls fared: reported, VM not running, agent not configured or not running, permission missing, read failed (docs/behaviour.md §10.11)",
+  },
+  {
     field: "disks[].key",
     from: "config key: `scsi0`, `virtio1`, `sata0`, `ide2`; containers `rootfs`, `mpN`",
   },

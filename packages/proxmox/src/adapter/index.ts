@@ -1,7 +1,12 @@
 export { PROXMOX_FIELD_SOURCES } from "./field-sources.ts";
 export { type ConfiguredNic, selectGuestIps } from "./ip-selection.ts";
 export { type GuestPlace, mapLxcGuest, mapQemuGuest } from "./map-guest.ts";
-export { privilegeWarning } from "./privileges.ts";
+export {
+  agentPrivilege,
+  agentPrivilegeWarning,
+  connectionPrivilegeWarning,
+  privilegeWarning,
+} from "./privileges.ts";
 export {
   listKey,
   type ReadOptions,

@@ -1,5 +1,7 @@
 // Maps what the Proxmox client read about one guest into the neutral shape (docs/behaviour.md §6).
 import type {
+  GuestReport,
+  GuestValueField,
   JsonObject,
   JsonValue,
   NeutralDisk,
@@ -8,7 +10,7 @@ import type {
   NeutralPowerState,
   NeutralVm,
 } from "@hyperlens/shared";
-import type { AgentInterfacesOutcome, LxcInterfacesOutcome } from "../client.ts";
+import type { AgentIdentity, AgentInterfacesOutcome, LxcInterfacesOutcome } from "../client.ts";
 import type { GuestDisk } from "../config/disks.ts";
 import type { LxcConfig, QemuConfig } from "../parse/guest-config.ts";
 import type { ProxmoxGuestSummary } from "../parse/guest-list.ts";
@@ -19,6 +21,8 @@ import { osName } from "./os-names.ts";
 export interface GuestPlace {
   node: string;
   clusterName: string | null;
+  /** The privilege this cluster's Proxmox version checks for agent reads (agentPrivilege). */
+  agentPrivilege: string;
 }
 
 const MIB = 1024 * 1024;
@@ -100,12 +104,56 @@ function base(summary: ProxmoxGuestSummary, place: GuestPlace, config: QemuConfi
   };
 }
 
+/** Why a QEMU VM's agent gave nothing, as a code the web app translates (docs/behaviour.md §10.11). */
+function agentReport(
+  config: QemuConfig,
+  agent: AgentInterfacesOutcome | undefined,
+  place: GuestPlace,
+): GuestReport {
+  if (!config.isAgentEnabled) return { code: "AGENT_NOT_CONFIGURED" };
+  if (agent === undefined) return { code: "VM_NOT_RUNNING" };
+  if (agent.kind === "ok") return { code: "REPORTED" };
+  switch (agent.reason) {
+    case "vm-not-running":
+      return { code: "VM_NOT_RUNNING" };
+    case "agent-not-running":
+      return { code: "AGENT_NOT_RUNNING" };
+    case "agent-not-configured":
+      return { code: "AGENT_NOT_CONFIGURED" };
+    case "not-permitted":
+      return {
+        code: "PERMISSION_MISSING",
+        privilege: place.agentPrivilege,
+        message: agent.message,
+      };
+    case "agent-error":
+      return { code: "READ_FAILED", message: agent.message };
+  }
+}
+
+/** The values the agent reported; a value it would not give is left out and stays last-known. */
+function agentValues(
+  identity: AgentIdentity | undefined,
+): Partial<Record<GuestValueField, string>> {
+  const os = identity?.osInfo;
+  const values: [GuestValueField, string | null | undefined][] = [
+    ["HOSTNAME", identity?.hostName],
+    ["OS_NAME", os?.prettyName ?? os?.name],
+    ["OS_VERSION", os?.version],
+    ["KERNEL", os?.kernel],
+  ];
+  return Object.fromEntries(
+    values.filter((entry): entry is [GuestValueField, string] => !!entry[1]),
+  );
+}
+
 /** A QEMU VM: NICs and disks from its config, IPs from the agent filtered by those NICs. */
 export function mapQemuGuest(
   summary: ProxmoxGuestSummary,
   config: QemuConfig,
   agent: AgentInterfacesOutcome | undefined,
   place: GuestPlace,
+  identity?: AgentIdentity,
 ): NeutralVm {
   const nics: NeutralNic[] = config.nics.map((n) => ({
     key: n.key,
@@ -117,13 +165,6 @@ export function mapQemuGuest(
   }));
   const ips = agent?.kind === "ok" ? selectGuestIps(agent.interfaces, config.nics) : [];
   const disks = toDisks(config.disks);
-  const agentStatus: JsonValue = !config.isAgentEnabled
-    ? "not configured"
-    : agent === undefined
-      ? "not asked (VM not running)"
-      : agent.kind === "ok"
-        ? "answered"
-        : agent.reason;
   return {
     ...base(summary, place, config),
     name: config.name ?? summary.name ?? `VM ${summary.vmid}`,
@@ -135,8 +176,9 @@ export function mapQemuGuest(
     ips,
     ipsFromGuestAreLive: agent?.kind === "ok",
     disks,
+    guestValues: agentValues(identity),
+    guestReport: agentReport(config, agent, place),
     details: commonDetails(summary, place, config, {
-      agent: agentStatus,
       sockets: config.sockets,
       cores: config.cores,
     }),
@@ -160,6 +202,14 @@ function configuredIps(config: LxcConfig): NeutralIp[] {
         : [],
     ),
   );
+}
+
+/** How a container's live interfaces fared (docs/behaviour.md §10.11). */
+function liveReport(live: LxcInterfacesOutcome | undefined): GuestReport {
+  if (live === undefined) return { code: "CONTAINER_STOPPED" };
+  if (live.kind === "ok") return { code: "REPORTED" };
+  if (live.kind === "not-offered") return { code: "NOT_OFFERED_BY_SOURCE" };
+  return { code: "READ_FAILED", message: live.message };
 }
 
 /**
@@ -208,9 +258,11 @@ export function mapLxcGuest(
     ips: [...statics, ...liveIps],
     ipsFromGuestAreLive: live?.kind === "ok",
     disks,
+    // A container's hostname is its config's, so it never flaps.
+    guestValues: config.hostname ? { HOSTNAME: config.hostname } : {},
+    guestReport: liveReport(live),
     details: commonDetails(summary, place, config, {
       addressing,
-      liveInterfaces: live === undefined ? "not asked (not running)" : live.kind,
       swapBytes: config.swapMiB * MIB,
     }),
   };

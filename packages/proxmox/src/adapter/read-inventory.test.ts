@@ -117,7 +117,7 @@ describe("reading a Proxmox cluster", () => {
     const web = vm(await read({ version: "8.4" }), "100");
     expect(web.ips).toEqual([]);
     expect(web.ipsFromGuestAreLive).toBe(false);
-    expect(web.details).toMatchObject({ proxmox: { agent: "not-permitted" } });
+    expect(web.guestReport).toMatchObject({ code: "PERMISSION_MISSING", privilege: "VM.Monitor" });
   });
 
   it("does not ask the agent of a stopped VM and keeps its IPs as not live", async () => {

@@ -9,6 +9,7 @@ import type { ProxmoxGuestSummary } from "../parse/guest-list.ts";
 import type { ProxmoxNode } from "../parse/nodes.ts";
 import type { ProxmoxVersion } from "../parse/version.ts";
 import { type GuestPlace, mapLxcGuest, mapQemuGuest } from "./map-guest.ts";
+import { agentPrivilege } from "./privileges.ts";
 
 /** Progress of a read, for live sync progress. */
 export type ReadProgress =
@@ -94,7 +95,12 @@ export async function readProxmoxInventory(
         try {
           const guests =
             type === "qemu" ? await client.qemuList(node.node) : await client.lxcList(node.node);
-          pending.push({ key, type, guests, place: { node: node.node, clusterName } });
+          pending.push({
+            key,
+            type,
+            guests,
+            place: { node: node.node, clusterName, agentPrivilege: agentPrivilege(version) },
+          });
         } catch (error) {
           // TRAP: docs/behaviour.md §3 — a list that failed did not "come back": its guests must not be removed.
           lists.push({ key, status: "failed", reason: errorMessage(error) });
@@ -117,12 +123,20 @@ export async function readProxmoxInventory(
         isRunning && config.isAgentEnabled
           ? await client.qemuAgentInterfaces(list.place.node, guest.vmid)
           : undefined;
-      vm = mapQemuGuest(guest, config, agent, list.place);
+      // Only an agent that just answered is asked more: a silent one costs a 3 s ping per call.
+      const identity =
+        agent?.kind === "ok"
+          ? await client.qemuAgentIdentity(list.place.node, guest.vmid)
+          : undefined;
+      vm = mapQemuGuest(guest, config, agent, list.place, identity);
     } else {
       const config = await client.lxcConfig(list.place.node, guest.vmid);
       let live: Awaited<ReturnType<ProxmoxClient["lxcInterfaces"]>> | undefined;
-      if (isRunning && lxcInterfacesOffered) {
-        live = await client.lxcInterfaces(list.place.node, guest.vmid);
+      if (isRunning) {
+        // Known not offered: said so without asking (docs/behaviour.md §10.11).
+        live = lxcInterfacesOffered
+          ? await client.lxcInterfaces(list.place.node, guest.vmid)
+          : { kind: "not-offered" };
         if (live.kind === "not-offered") lxcInterfacesOffered = false;
       }
       vm = mapLxcGuest(guest, config, live, list.place);

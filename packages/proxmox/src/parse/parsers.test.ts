@@ -1,6 +1,7 @@
 import { isHyperError } from "@hyperlens/hyper-http";
 import { describe, expect, it } from "vitest";
 import { fixtureFiles, readFixture } from "../testing/fixtures.ts";
+import { parseAgentHostName, parseAgentOsInfo } from "./agent-identity.ts";
 import { parseAgentNetwork } from "./agent-interfaces.ts";
 import { parseClusterStatus } from "./cluster-status.ts";
 import { parseLxcConfig, parseQemuConfig } from "./guest-config.ts";
@@ -23,6 +24,8 @@ describe("every recorded answer parses", () => {
     qemu_config: parseQemuConfig,
     lxc_config: parseLxcConfig,
     qemu_agent_network: parseAgentNetwork,
+    qemu_agent_osinfo: parseAgentOsInfo,
+    qemu_agent_hostname: parseAgentHostName,
     lxc_interfaces: parseLxcInterfaces,
   };
   for (const [folder, parse] of Object.entries(parsers)) {
@@ -35,6 +38,43 @@ describe("every recorded answer parses", () => {
   for (const file of fixtureFiles("access_ticket").filter((f) => !f.includes("needtfa"))) {
     it(file, () => expect(parseTicket(readFixture(file)).ticket).toMatch(/^PVE:/));
   }
+});
+
+describe("agent identity (docs/behaviour.md §10.10)", () => {
+  it("reads name, version and kernel from get-osinfo, Linux and Windows", () => {
+    expect(parseAgentOsInfo(readFixture("qemu_agent_osinfo/GET.200.debian12.json"))).toEqual({
+      prettyName: "Debian GNU/Linux 12 (bookworm)",
+      name: "Debian GNU/Linux",
+      version: "12 (bookworm)",
+      kernel: "6.1.0-18-amd64",
+    });
+    expect(parseAgentOsInfo(readFixture("qemu_agent_osinfo/GET.200.windows-server.json"))).toEqual({
+      prettyName: "Windows Server 2022 Standard",
+      name: "Microsoft Windows",
+      version: "Microsoft Windows Server 2022",
+      kernel: "20348",
+    });
+  });
+
+  it("gives nothing, not an error, for an old agent's error inside result", () => {
+    expect(
+      parseAgentOsInfo(readFixture("qemu_agent_osinfo/GET.200.unsupported-old-agent.json")),
+    ).toBeNull();
+  });
+
+  it("falls back to version-id and reads blank fields as missing", () => {
+    const body = { data: { result: { "version-id": "12", "kernel-release": " ", name: "" } } };
+    expect(parseAgentOsInfo(body)).toEqual({
+      prettyName: null,
+      name: null,
+      version: "12",
+      kernel: null,
+    });
+  });
+
+  it("reads the guest's own hostname", () => {
+    expect(parseAgentHostName(readFixture("qemu_agent_hostname/GET.200.json"))).toBe("web-01");
+  });
 });
 
 describe("version", () => {

@@ -122,12 +122,25 @@ describe("error answers match the recorded bytes", () => {
     }
   });
 
-  it("a silent agent on 9.1 is 500 with the message in the body", async () => {
-    expectSameAsFixture(
-      await get("9.1", "/nodes/pve/qemu/104/agent/network-get-interfaces"),
-      fixtureHttp("qemu_agent_network.GET.500.agent-not-running.pve9.http"),
-    );
-  });
+  it.each(["network-get-interfaces", "get-host-name", "get-osinfo"])(
+    "a silent agent on 9.1 is 500 with the message in the body (%s)",
+    async (command) => {
+      // Every agent command is checked the same way before it reaches the guest (qemu-server).
+      expectSameAsFixture(
+        await get("9.1", `/nodes/pve/qemu/104/agent/${command}`),
+        fixtureHttp("qemu_agent_network.GET.500.agent-not-running.pve9.http"),
+      );
+    },
+  );
+
+  it.each(["get-host-name", "get-osinfo"])(
+    "an auditor's %s on 7.4 is 403 naming VM.Monitor, as the 7.4 schema checks",
+    async (command) => {
+      const response = await get("7.4", `/nodes/pve/qemu/104/agent/${command}`);
+      expect(response.status).toBe(403);
+      expect(response.reason).toBe("Permission check failed (/vms/104, VM.Monitor)");
+    },
+  );
 
   it("a failed login is 401 authentication failure, message in the body only on newer releases", async () => {
     const login = (version: PveVersion) =>

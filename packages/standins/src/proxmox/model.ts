@@ -35,10 +35,20 @@ export interface AgentInterface {
   statistics?: Record<string, number>;
 }
 
-/** How the QEMU guest agent of a VM behaves when asked for its interfaces. */
+/**
+ * What an answering agent says about the guest itself: `get-host-name` and `get-osinfo` results
+ * as qemu-ga spells them. Left out: the stand-in derives them from the guest's name and ostype.
+ */
+export interface AgentIdentityReply {
+  hostName?: string;
+  /** `guest-get-osinfo` keys: "pretty-name", "name", "version", "version-id", "kernel-release"… */
+  osInfo?: Record<string, string>;
+}
+
+/** How the QEMU guest agent of a VM behaves when asked. */
 export type AgentBehaviour =
   /** Answers with these interfaces (the VM must be running and have `agent` in its config). */
-  | { state: "answers"; interfaces: AgentInterface[] }
+  | { state: "answers"; interfaces: AgentInterface[]; identity?: AgentIdentityReply }
   /** Configured but not answering the ping: 500 "QEMU guest agent is not running". */
   | { state: "silent" }
   /** Answers the ping but the command fails: 500 "VM N qga command … failed - <reason>". */

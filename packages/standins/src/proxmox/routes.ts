@@ -156,20 +156,24 @@ export function proxmoxRoutes(deps: RouteDeps): Route[] {
       withGuest(context, route, node, "lxc", (guest) => replies.ok(lxcConfig(guest), route)),
     ),
   );
-  add("/nodes/{node}/qemu/{vmid}/agent/network-get-interfaces", (context, route) => {
-    // Permissions are checked before pveproxy proxies to the node, so a 403 beats a 595.
-    if (context.principal.role === "auditor" && !traits.auditorMayReadAgent) {
-      const vmid = context.params.vmid ?? "";
-      return replies.error(
-        403,
-        `Permission check failed (/vms/${vmid}, ${traits.agentPrivileges})`,
-        route,
+  for (const command of AGENT_COMMANDS) {
+    add(`/nodes/{node}/qemu/{vmid}/agent/${command}`, (context, route) => {
+      // Permissions are checked before pveproxy proxies to the node, so a 403 beats a 595.
+      if (context.principal.role === "auditor" && !traits.auditorMayReadAgent) {
+        const vmid = context.params.vmid ?? "";
+        return replies.error(
+          403,
+          `Permission check failed (/vms/${vmid}, ${traits.agentPrivileges})`,
+          route,
+        );
+      }
+      return onNode(context, route, (node) =>
+        withGuest(context, route, node, "qemu", (guest) =>
+          agentReply(guest, command, replies, route),
+        ),
       );
-    }
-    return onNode(context, route, (node) =>
-      withGuest(context, route, node, "qemu", (guest) => agentReply(guest, replies, route)),
-    );
-  });
+    });
+  }
   if (traits.hasLxcInterfaces) {
     add("/nodes/{node}/lxc/{vmid}/interfaces", (context, route) =>
       onNode(context, route, (node) =>
@@ -180,8 +184,17 @@ export function proxmoxRoutes(deps: RouteDeps): Route[] {
   return routes;
 }
 
+/** The read-only agent commands the stand-in answers, each checked like the others. */
+const AGENT_COMMANDS = ["network-get-interfaces", "get-host-name", "get-osinfo"] as const;
+type AgentCommand = (typeof AGENT_COMMANDS)[number];
+
 /** The agent checks in qemu-server's order: configured, VM running, agent answering. */
-function agentReply(guest: QemuGuest, replies: PveReplies, route: string): StandinReply {
+function agentReply(
+  guest: QemuGuest,
+  command: AgentCommand,
+  replies: PveReplies,
+  route: string,
+): StandinReply {
   const configured = guest.config.agent;
   if (configured === undefined) return replies.error(500, "No QEMU guest agent configured", route);
   if (guest.status !== "running")
@@ -194,7 +207,7 @@ function agentReply(guest: QemuGuest, replies: PveReplies, route: string): Stand
     case "command-fails":
       return replies.error(
         500,
-        `VM ${guest.vmid} qga command 'guest-network-get-interfaces' failed - ${agent.reason}`,
+        `VM ${guest.vmid} qga command 'guest-${command}' failed - ${agent.reason}`,
         route,
       );
     case "unsupported":
@@ -210,8 +223,50 @@ function agentReply(guest: QemuGuest, replies: PveReplies, route: string): Stand
         route,
       );
     case "answers":
-      return replies.ok({ result: agent.interfaces }, route);
+      return replies.ok({ result: answer(guest, agent, command) }, route);
   }
+}
+
+/** What an answering agent returns for the command, as qemu-ga spells it. */
+function answer(
+  guest: QemuGuest,
+  agent: Extract<QemuGuest["agent"], { state: "answers" }>,
+  command: AgentCommand,
+): unknown {
+  switch (command) {
+    case "network-get-interfaces":
+      return agent.interfaces;
+    case "get-host-name":
+      return { "host-name": agent.identity?.hostName ?? guest.name };
+    case "get-osinfo":
+      return agent.identity?.osInfo ?? defaultOsInfo(String(guest.config.ostype ?? "l26"));
+  }
+}
+
+/** A plausible `guest-get-osinfo` result for the config's ostype (qemu-ga's key names). */
+function defaultOsInfo(ostype: string): Record<string, string> {
+  if (ostype.startsWith("win")) {
+    return {
+      name: "Microsoft Windows",
+      "pretty-name": "Windows Server 2022 Standard",
+      version: "Microsoft Windows Server 2022",
+      "version-id": "2022",
+      id: "mswindows",
+      "kernel-release": "20348",
+      "kernel-version": "10.0",
+      machine: "x86_64",
+    };
+  }
+  return {
+    name: "Debian GNU/Linux",
+    "pretty-name": "Debian GNU/Linux 12 (bookworm)",
+    version: "12 (bookworm)",
+    "version-id": "12",
+    id: "debian",
+    "kernel-release": "6.1.0-18-amd64",
+    "kernel-version": "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)",
+    machine: "x86_64",
+  };
 }
 
 /** `agent: 1`, `"1,fstrim_cloned_disks=1"`, `"enabled=1,…"`; 0 means configured but off. */

@@ -105,6 +105,8 @@ export function demoVcenter(): VcenterModel {
           cpuCount: 8,
           memoryMiB: 32768,
           guestOs: "RHEL_9_64",
+          guestFullName: "Red Hat Enterprise Linux 9 (64-bit)",
+          guestHostName: "db-01.lab.example",
           nics: db,
           disks: [vcenterDisk("db-01", 0, 40), vcenterDisk("db-01", 1, 500, "ssd-01")],
           guestInterfaces: [

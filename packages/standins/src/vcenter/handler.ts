@@ -4,6 +4,7 @@ import type { VcenterReleaseTraits } from "./releases.ts";
 import {
   clusterOfVm,
   clusterSummary,
+  guestIdentity,
   guestInterfaces,
   hostSummary,
   vmInfo,
@@ -136,14 +137,20 @@ export function vcenterHandler(deps: VcenterHandlerDeps): StandinHandler {
       );
     }
     if (path === "/api/vcenter/vm") return vmList(query);
-    const vmMatch = /^\/api\/vcenter\/vm\/([^/]+)(\/guest\/networking\/interfaces)?$/.exec(path);
+    const vmMatch =
+      /^\/api\/vcenter\/vm\/([^/]+)(\/guest\/networking\/interfaces|\/guest\/identity)?$/.exec(
+        path,
+      );
     if (vmMatch?.[1]) {
       const id = decodeURIComponent(vmMatch[1]);
       const vm = model.vm(id);
       if (!vmMatch[2]) {
         return vm ? jsonReply(vmInfo(vm, release), "GET /api/vcenter/vm/{vm}") : notFound("vm", id);
       }
-      const route = "GET /api/vcenter/vm/{vm}/guest/networking/interfaces";
+      const isIdentity = vmMatch[2] === "/guest/identity";
+      const route = isIdentity
+        ? "GET /api/vcenter/vm/{vm}/guest/identity"
+        : "GET /api/vcenter/vm/{vm}/guest/networking/interfaces";
       if (!vm) return { ...notFound("vm", id), route };
       if (vm.powerState !== "POWERED_ON" || !vm.isToolsRunning) {
         return vsphereError(
@@ -154,7 +161,7 @@ export function vcenterHandler(deps: VcenterHandlerDeps): StandinHandler {
           route,
         );
       }
-      return jsonReply(guestInterfaces(vm), route);
+      return jsonReply(isIdentity ? guestIdentity(vm) : guestInterfaces(vm), route);
     }
     if (path === "/api/vcenter/host") {
       const ids = setFilter(query, "hosts");

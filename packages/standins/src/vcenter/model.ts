@@ -96,6 +96,10 @@ export interface VcenterVm {
   nics: VcenterVmNic[];
   disks: VcenterVmDisk[];
   guestInterfaces: VcenterGuestInterface[];
+  /** What Tools report as the guest's hostname (guest/identity `host_name`); default: the VM's name. */
+  guestHostName?: string;
+  /** The readable OS name Tools report (guest/identity `full_name`); default: the guestOs code. */
+  guestFullName?: string;
 }
 
 /** Everything a {@link VcenterModel} starts with. */

@@ -126,6 +126,21 @@ export function guestInterfaces(vm: VcenterVm): Record<string, unknown>[] {
   }));
 }
 
+/** Guest.Identity.Info: what Tools report about the guest (fixtures/vsphere/vcenter_vm_guest_identity). */
+export function guestIdentity(vm: VcenterVm): Record<string, unknown> {
+  const label = vm.guestFullName ?? vm.guestOs;
+  return {
+    full_name: {
+      args: [],
+      default_message: label,
+      id: `vmsg.guestos.${vm.guestOs.toLowerCase()}Guest.label`,
+    },
+    name: vm.guestOs,
+    host_name: vm.guestHostName ?? vm.name.toLowerCase(),
+    family: vm.guestOs.startsWith("WINDOWS") ? "WINDOWS" : "LINUX",
+  };
+}
+
 /** Host.Summary; `power_state` only while CONNECTED. */
 export function hostSummary(host: VcenterHost): Record<string, unknown> {
   return {

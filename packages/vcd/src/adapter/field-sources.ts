@@ -59,6 +59,10 @@ export const VCD_FIELD_SOURCES: readonly FieldSource[] = [
     from: `${NICS} → \`IpAddress\` and secondary addresses per connection, as Director allocated them (POOL, MANUAL) or saw leased (DHCP); \`ExternalIpAddress\` (NAT) stays in details`,
     missingWhen: "NICs with allocation mode NONE, or a DHCP lease Director has not seen",
   },
+  {
+    field: "guestReport.code",
+    from: "always NOT_OFFERED_BY_SOURCE: Director reports no guest agent values (docs/behaviour.md §10.11)",
+  },
   { field: "disks[].key", from: `${DISKS} → \`InstanceID\`` },
   {
     field: "disks[].capacityBytes",

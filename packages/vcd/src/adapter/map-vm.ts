@@ -168,6 +168,9 @@ export function mapVcdVm(
     // Director reports what it assigned or saw this time: a missing address is really gone.
     ipsFromGuestAreLive: true,
     disks: neutralDisks,
+    // Director reports no hostname, OS version or kernel from inside the guest (docs/behaviour.md §10.11).
+    guestValues: {},
+    guestReport: { code: "NOT_OFFERED_BY_SOURCE" },
     details: {
       source: "VCD",
       location: { org: orgName, vdc: record.vdcName, vapp: record.vappName },

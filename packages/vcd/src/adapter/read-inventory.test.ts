@@ -103,6 +103,7 @@ describe("readVcdInventory", () => {
       nics: [{ key: "nic0", mac: acmeVmMac(1), network: "vApp network test", isConnected: true }],
       ips: [{ address: acmeVmIp(1), origin: "PLATFORM", nicKey: "nic0", isAccepted: true }],
       ipsFromGuestAreLive: true,
+      guestReport: { code: "NOT_OFFERED_BY_SOURCE" },
       disks: [{ key: "2000", capacityBytes: 10241 * 1024 * 1024, busType: "scsi" }],
       diskTotalBytes: 10241 * 1024 * 1024,
     });

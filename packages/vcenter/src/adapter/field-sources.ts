@@ -73,6 +73,21 @@ export const VCENTER_FIELD_SOURCES: readonly FieldSource[] = [
     from: "`GET /api/vcenter/vm/{vm}/guest/networking/interfaces` → `ip.ip_addresses[]`, only on interfaces backed by one of the VM's NICs (`nic`) with its MAC",
     missingWhen: "VM powered off, VMware Tools not running (503), or the user lacks the privilege",
   },
+  {
+    field: "guestValues.HOSTNAME",
+    from: "`GET /api/vcenter/vm/{vm}/guest/identity` → `host_name`",
+    missingWhen:
+      "asked only when guest networking answered; kept as last known while Tools are silent (docs/behaviour.md §10.10)",
+  },
+  {
+    field: "guestValues.OS_NAME",
+    from: "`guest/identity` → `full_name.default_message`",
+    missingWhen: "as the hostname",
+  },
+  {
+    field: "guestReport.code",
+    from: "how the Tools calls fared: reported, VM not powered on, Tools not running, permission missing, read failed (docs/behaviour.md §10.11)",
+  },
   { field: "disks[].key", from: `${VM_INFO} → \`disks\` object keys (device keys, \`2000\`)` },
   {
     field: "disks[].capacityBytes",

@@ -1,5 +1,7 @@
 // Maps what the vCenter client read about one VM into the neutral shape (docs/behaviour.md §6).
 import {
+  type GuestReport,
+  type GuestValueField,
   type JsonObject,
   type NeutralDisk,
   type NeutralNic,
@@ -7,7 +9,7 @@ import {
   type NeutralVm,
   normalizeMac,
 } from "@hyperlens/shared";
-import type { GuestInterfacesOutcome } from "../client.ts";
+import type { GuestIdentityOutcome, GuestInterfacesOutcome } from "../client.ts";
 import type { VcenterVmInfo } from "../parse/vm-info.ts";
 import type { VcenterVmSummary } from "../parse/vm-list.ts";
 import { selectGuestIps } from "./ip-selection.ts";
@@ -75,6 +77,27 @@ function toDisks(info: VcenterVmInfo): NeutralDisk[] {
   });
 }
 
+/** How VMware Tools fared, as a code the web app translates (docs/behaviour.md §10.11). */
+function toolsReport(guest: GuestInterfacesOutcome | undefined): GuestReport {
+  if (guest === undefined) return { code: "VM_NOT_RUNNING" };
+  if (guest.kind === "ok") return { code: "REPORTED" };
+  if (guest.status === 503) return { code: "TOOLS_NOT_RUNNING" };
+  if (guest.status === 403) return { code: "PERMISSION_MISSING", message: guest.reason };
+  return { code: "READ_FAILED", message: guest.reason };
+}
+
+/** Hostname and OS as Tools report them; what they would not give stays last-known. */
+function toolsValues(
+  identity: GuestIdentityOutcome | undefined,
+): Partial<Record<GuestValueField, string>> {
+  if (identity?.kind !== "ok") return {};
+  const { hostName, fullName } = identity.identity;
+  return {
+    ...(hostName ? { HOSTNAME: hostName } : {}),
+    ...(fullName ? { OS_NAME: fullName } : {}),
+  };
+}
+
 /**
  * Maps one VM (list row + VM.Info + guest interfaces, or undefined when not asked) to a
  * {@link NeutralVm}, identified by its moref (`vm-1049`).
@@ -85,6 +108,7 @@ export function mapVcenterVm(
   guest: GuestInterfacesOutcome | undefined,
   place: VcenterVmPlace,
   context: VcenterVmContext,
+  identity?: GuestIdentityOutcome,
 ): NeutralVm {
   const nics = toNics(info);
   const disks = toDisks(info);
@@ -98,12 +122,6 @@ export function mapVcenterVm(
           info.nics.map((n) => ({ key: n.key, mac: n.macAddress })),
         )
       : [];
-  const guestNetworking =
-    guest === undefined
-      ? "not asked (VM not powered on)"
-      : guest.kind === "ok"
-        ? "answered"
-        : guest.reason;
   const vcenter: JsonObject = {
     moref: summary.vm,
     server: context.serverName,
@@ -114,7 +132,6 @@ export function mapVcenterVm(
     powerState: info.powerState,
     hardwareVersion: info.hardwareVersion,
     coresPerSocket: info.coresPerSocket,
-    guestNetworking,
     nics: info.nics.map((n) => ({
       key: n.key,
       label: n.label,
@@ -151,6 +168,8 @@ export function mapVcenterVm(
     // Tools silent (VM off, Tools not running): the last-known addresses stay (docs/behaviour.md §10).
     ipsFromGuestAreLive: guest?.kind === "ok",
     disks,
+    guestValues: toolsValues(identity),
+    guestReport: toolsReport(guest),
     details: {
       source: "VCENTER",
       location: {

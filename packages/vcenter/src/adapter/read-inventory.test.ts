@@ -92,13 +92,33 @@ describe("reading the demo vCenter", () => {
     const vms = okVms(await readVcenterInventory(client));
     const build = vmNamed(vms, "build-01");
     expect(build).toMatchObject({ state: "RUNNING", ips: [], ipsFromGuestAreLive: false });
-    expect(build.details).toMatchObject({
-      vcenter: { guestNetworking: "VMware Tools is not running." },
-    });
+    expect(build.guestReport).toEqual({ code: "TOOLS_NOT_RUNNING" });
     const off = vmNamed(vms, "test_vm1");
     expect(off).toMatchObject({ state: "STOPPED", ipsFromGuestAreLive: false });
     // A powered-off VM is not asked at all.
     expect(standin.requests.some((r) => r.path.includes(`${ids.vmTest}/guest`))).toBe(false);
+  });
+
+  it("reads hostname and OS name from guest/identity, only of VMs whose Tools just answered", async () => {
+    const { standin, client } = await setup();
+    const vms = okVms(await readVcenterInventory(client));
+    const db = vmNamed(vms, "db-01");
+    expect(db.guestReport).toEqual({ code: "REPORTED" });
+    expect(db.guestValues).toEqual({
+      HOSTNAME: "db-01.lab.example",
+      OS_NAME: "Red Hat Enterprise Linux 9 (64-bit)",
+    });
+    expect(vmNamed(vms, "test_vm1")).toMatchObject({
+      guestReport: { code: "VM_NOT_RUNNING" },
+      guestValues: {},
+    });
+    const build = vmNamed(vms, "build-01");
+    expect(build.guestValues).toEqual({});
+    const asked = (vm: string) =>
+      standin.requests.filter((r) => r.path === `/api/vcenter/vm/${vm}/guest/identity`).length;
+    expect(asked(ids.vmDb01)).toBe(1);
+    // Tools not running: the networking call's 503 is enough, identity is not asked too.
+    expect(asked(build.externalId)).toBe(0);
   });
 
   it("sends only GET, plus the session POST and DELETE, over a whole read", async () => {

@@ -116,12 +116,15 @@ export async function readVcenterInventory(
         // Guest data needs Tools, and Tools needs a running VM: a powered-off VM is not asked.
         const guest: GuestInterfacesOutcome | undefined =
           info.powerState === "POWERED_ON" ? await client.guestInterfaces(summary.vm) : undefined;
+        // Only Tools that just answered are asked more: a 503 costs a round trip each.
+        const identity = guest?.kind === "ok" ? await client.guestIdentity(summary.vm) : undefined;
         done++;
         if (done % 100 === 0 || done === listing.vms.length) {
           emit({ type: "vms", done, total: listing.vms.length });
         }
         const place = placeOf(summary.vm, listing.hostOf, hostsById, placement);
-        return mapVcenterVm(summary, info, guest, place, { serverName: client.serverName });
+        const context = { serverName: client.serverName };
+        return mapVcenterVm(summary, info, guest, place, context, identity);
       } catch (error) {
         if (options.signal?.aborted) throw error;
         // One VM whose details could not be read fails the whole list, as with the other sources:

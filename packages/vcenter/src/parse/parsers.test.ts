@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { selectGuestIps } from "../adapter/ip-selection.ts";
 import { allFixtures, fixtureJson } from "../testing/fixtures.ts";
+import { parseGuestIdentity } from "./guest-identity.ts";
 import { parseGuestInterfaces } from "./guest-interfaces.ts";
 import { parseClusterList, parseHostList } from "./inventory-lists.ts";
 import { parseSessionInfo, parseSessionToken } from "./session.ts";
@@ -102,6 +103,28 @@ describe("guest networking", () => {
   });
 });
 
+describe("guest identity (docs/behaviour.md §10.10)", () => {
+  it("reads hostname and the readable OS name Tools report", () => {
+    expect(parseGuestIdentity(fixtureJson("vcenter_vm_guest_identity/GET.200.json"), CALL)).toEqual(
+      {
+        hostName: "localhost.localdomain",
+        fullName: "Red Hat Fedora (64-bit)",
+        osCode: "FEDORA_64",
+        family: "LINUX",
+      },
+    );
+  });
+
+  it("reads a guest that reports no hostname yet as no hostname, not a failure", () => {
+    expect(parseGuestIdentity({ name: "OTHER_LINUX_64", host_name: "", family: 3 }, CALL)).toEqual({
+      hostName: null,
+      fullName: null,
+      osCode: "OTHER_LINUX_64",
+      family: null,
+    });
+  });
+});
+
 describe("hosts and clusters", () => {
   it("reads hosts, power_state only when CONNECTED", () => {
     const hosts = parseHostList(fixtureJson("vcenter_host/GET.200.json"), CALL);
@@ -143,7 +166,7 @@ describe("every fixture is understood", () => {
       "vcenter_vm_guest_networking_interfaces/GET.200.no-ips-recorded.json",
       "vcenter_host/GET.200.json",
       "vcenter_cluster/GET.200.json",
-      // Read only for its name; Hyperlens never asks a single cluster or the guest identity.
+      // Read only for its name; Hyperlens never asks a single cluster.
       "vcenter_cluster/GET.200.domain-c1006.json",
       "vcenter_vm_guest_identity/GET.200.json",
       ...errors,
