@@ -85,6 +85,8 @@ function toIps(section: VcdNetworkConnectionSection): NeutralIp[] {
 function toDisks(disks: readonly VcdDisk[]): NeutralDisk[] {
   return disks.map((d) => ({
     key: d.instanceId,
+    // Director's own name for the disk, as its UI lists it: "Hard disk 1" (docs/behaviour.md §6.3).
+    ...(d.name ? { label: d.name } : {}),
     ...(d.capacityMiB === null ? {} : { capacityBytes: Math.round(d.capacityMiB * MIB) }),
     ...(d.busType ? { busType: BUS_NAMES[d.busType] ?? d.busType } : {}),
   }));

@@ -102,7 +102,9 @@ describe("readVcdInventory", () => {
       nics: [{ key: "nic0", mac: acmeVmMac(1), network: "vApp network test", isConnected: true }],
       ips: [{ address: acmeVmIp(1), origin: "PLATFORM", nicKey: "nic0", isAccepted: true }],
       ipsFromGuestAreLive: true,
-      disks: [{ key: "2000", capacityBytes: 10241 * 1024 * 1024, busType: "scsi" }],
+      disks: [
+        { key: "2000", label: "Hard disk 1", capacityBytes: 10241 * 1024 * 1024, busType: "scsi" },
+      ],
       diskTotalBytes: 10241 * 1024 * 1024,
     });
     expect(vm?.details).toMatchObject({ source: "VCD", location: { vdc: "acme-vdc" } });
@@ -202,8 +204,9 @@ describe("mapVcdVm on recorded answers", () => {
     );
     expect(vm.ips.map((ip) => ip.address)).toEqual(["192.168.2.100"]);
     expect(JSON.stringify(vm.details)).toContain("10.12.7.4");
+    // The disk carries Director's own name for it (docs/behaviour.md §6.3).
     expect(vm.disks).toEqual([
-      { key: "2000", capacityBytes: 10240 * 1024 * 1024, busType: "scsi" },
+      { key: "2000", label: "Hard disk 1", capacityBytes: 10240 * 1024 * 1024, busType: "scsi" },
     ]);
     expect(vm.state).toBe("RUNNING");
   });
