@@ -121,7 +121,8 @@ describe("readVcdInventory", () => {
       vcenterHost: "vc01.example.test",
       moref: "vm-1000",
     });
-    expect(vm?.location.orgName).toBeUndefined();
+    // The admin record names the org by href only; the org list names it (docs/behaviour.md §6.3).
+    expect(vm?.location.orgName).toBe("acme");
   });
 
   it("a failed page fails the list (nothing removed) and still logs out", async () => {
