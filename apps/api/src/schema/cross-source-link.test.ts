@@ -253,4 +253,14 @@ describe("the summary figures", () => {
     const { vcd, pairs } = await figures();
     expect(pairs.count).toBe(vcd.totalCount - 1);
   });
+
+  it("count a pair once when two vCenters share its moref: only the one the Director names", async () => {
+    const [a, b] = [await startVcenter(), await startVcenter()];
+    backDirectorWith(b);
+    await connectVcenter("vcenter-a", a);
+    await connectVcenter("vcenter-b", b);
+    await connectDirector();
+    const { vcd, pairs } = await figures();
+    expect(pairs.count).toBe(vcd.totalCount);
+  });
 });
