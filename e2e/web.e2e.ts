@@ -198,6 +198,18 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await drawer.waitFor({ state: "detached" });
   });
 
+  test("templates are left out until Show templates is ticked (docs/behaviour.md §6.4)", async () => {
+    const table = page.getByRole("table", { name: "Virtual machines and containers" });
+    const search = page.getByRole("searchbox", { name: "Search by name, IP or ID" });
+    await search.fill("ubuntu-24.04-template");
+    await page.getByText("No guest matches these filters.").waitFor();
+    await page.getByRole("checkbox", { name: "Show templates" }).check();
+    await page.waitForURL(/templates=include/);
+    await table.getByRole("button", { name: /ubuntu-24\.04-template/ }).waitFor();
+    await page.getByRole("checkbox", { name: "Show templates" }).uncheck();
+    await search.fill("");
+  });
+
   test("a vCenter VM is listed with its Source, and only its own NIC's address", async () => {
     const table = page.getByRole("table", { name: "Virtual machines and containers" });
     await page.getByRole("searchbox", { name: "Search by name, IP or ID" }).fill("192.168.10.21");
@@ -208,6 +220,21 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await row.getByRole("button", { name: /web-01/ }).waitFor();
     // The guest also reports docker0; an address that is not on one of the VM's own NICs is not shown.
     assert.doesNotMatch((await row.textContent()) ?? "", /172\.17\./);
+  });
+
+  test("a vCenter VM's drawer names its NICs, disks and OS as the vSphere Client does (docs/behaviour.md §6.3)", async () => {
+    const table = page.getByRole("table", { name: "Virtual machines and containers" });
+    await page.getByRole("searchbox", { name: "Search by name, IP or ID" }).fill("vm-1051");
+    await page.getByText(/^1 guest /).waitFor();
+    await table.getByRole("button", { name: /db-01/ }).click();
+    const drawer = page.getByRole("dialog", { name: "db-01" });
+    await drawer.getByText("Red Hat Enterprise Linux 9 (64-bit)").waitFor();
+    await drawer.getByText("RHEL_9_64", { exact: true }).waitFor();
+    await drawer.getByText("BIOS UUID").waitFor();
+    await drawer.getByText("Network adapter 2", { exact: true }).waitFor();
+    await drawer.getByText("Hard disk 2", { exact: true }).waitFor();
+    await drawer.getByRole("button", { name: "Close" }).first().click();
+    await drawer.waitFor({ state: "detached" });
   });
 
   test("the Director connection shows its edge gateways", async () => {

@@ -31,6 +31,8 @@ export interface NeutralLocation {
 export interface NeutralNic {
   /** The source's own name for the slot: "net0", a NIC index, a device key. Unique per VM. */
   key: string;
+  /** The name the source's own UI shows: "Network adapter 1" (docs/behaviour.md §6.3). */
+  label?: string;
   /** Lower-case, colon-separated. */
   mac?: string;
   network?: string;
@@ -65,6 +67,8 @@ export interface NeutralIp {
 export interface NeutralDisk {
   /** Unique per VM: "scsi0", a disk instance id. */
   key: string;
+  /** The name the source's own UI shows: "Hard disk 1" (docs/behaviour.md §6.3). */
+  label?: string;
   capacityBytes?: number;
   storage?: string;
   busType?: string;
@@ -107,7 +111,15 @@ export interface NeutralVm {
   cpuCount?: number;
   memoryBytes?: number;
   diskTotalBytes?: number;
+  /** The guest OS as the source's own UI names it ("Red Hat Enterprise Linux 9 (64-bit)"). */
   guestOs?: string;
+  /** The source's raw OS code the name was made from (`RHEL_9_64`, `l26`), kept for search and scripts. */
+  guestOsCode?: string;
+  /** The SMBIOS/BIOS UUID the guest sees (vCenter identity.bios_uuid, Proxmox smbios1 uuid). */
+  biosUuid?: string;
+  /** vCenter's instance UUID, unique per VM within a vCenter. */
+  instanceUuid?: string;
+  /** Templates are left out of VM counts by default (docs/behaviour.md §6.4). */
   isTemplate: boolean;
   tags: string[];
   location: NeutralLocation;

@@ -11,6 +11,9 @@ export interface VmSummary {
   memoryBytes: number | null;
   diskTotalBytes: number | null;
   guestOs: string | null;
+  guestOsCode: string | null;
+  biosUuid: string | null;
+  instanceUuid: string | null;
   isTemplate: boolean;
   tags: string[];
   nodeName: string | null;
@@ -58,6 +61,9 @@ const OTHER_FIELDS = [
   "memoryBytes",
   "diskTotalBytes",
   "guestOs",
+  "guestOsCode",
+  "biosUuid",
+  "instanceUuid",
   "isTemplate",
   "tags",
   "backing",
@@ -105,6 +111,9 @@ export function summarizeNeutralVm(vm: NeutralVm, listKey: string): VmSummary {
     memoryBytes: vm.memoryBytes ?? null,
     diskTotalBytes: vm.diskTotalBytes ?? null,
     guestOs: vm.guestOs ?? null,
+    guestOsCode: vm.guestOsCode ?? null,
+    biosUuid: vm.biosUuid ?? null,
+    instanceUuid: vm.instanceUuid ?? null,
     isTemplate: vm.isTemplate,
     tags: sorted(vm.tags),
     nodeName: loc.nodeName ?? null,

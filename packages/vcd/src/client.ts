@@ -27,6 +27,7 @@ import {
   parseNetworkConnectionSection,
   type VcdNetworkConnectionSection,
 } from "./parse/network-connections.ts";
+import { parseOrgPage, type VcdOrg } from "./parse/orgs.ts";
 import type { VcdSessionInfo } from "./parse/session.ts";
 import type { VcdApiVersion } from "./parse/versions.ts";
 import {
@@ -119,6 +120,8 @@ export interface VcdClient {
   ): Promise<VirtualCenterPage & { hasNextPageLink: boolean }>;
   /** Every vCenter registered in Director; rejects when a page fails. */
   listVirtualCenters(options?: { pageSize?: number }): Promise<CloudApiListing<VcdVirtualCenter>>;
+  /** Every organization the session may see (a provider: all), by `GET /cloudapi/1.0.0/orgs`. */
+  listOrgs(options?: { pageSize?: number }): Promise<CloudApiListing<VcdOrg>>;
   /** Logs out if a session is still open (failure logged), then closes the http client if built here. */
   close(): Promise<void>;
 }
@@ -174,6 +177,9 @@ export function createVcdClient(options: VcdClientOptions): VcdClient {
   const virtualCenterPage = (page: number, pageSize = VIRTUAL_CENTER_PAGE_SIZE) =>
     cloudApiPage("/cloudapi/1.0.0/virtualCenters", page, pageSize, parseVirtualCenterPage);
 
+  const orgPage = (page: number, pageSize = VIRTUAL_CENTER_PAGE_SIZE) =>
+    cloudApiPage("/cloudapi/1.0.0/orgs", page, pageSize, parseOrgPage);
+
   return {
     get apiVersion() {
       return session.apiVersion;
@@ -220,6 +226,13 @@ export function createVcdClient(options: VcdClientOptions): VcdClient {
         noun: "vCenters",
         itemsOf: (page) => page.virtualCenters,
         idOf: (v) => v.id,
+      }),
+    listOrgs: (listOptions = {}) =>
+      listCloudApiPages((page) => orgPage(page, listOptions.pageSize), {
+        path: "/cloudapi/1.0.0/orgs",
+        noun: "organizations",
+        itemsOf: (page) => page.orgs,
+        idOf: (o) => o.id,
       }),
     close: () => scope.close(),
   };

@@ -201,3 +201,66 @@ describe("a Director VM and the vCenter VM backing it", () => {
     expect((await directorVms()).every((vm) => vm.backingVm !== null)).toBe(true);
   });
 });
+
+// docs/behaviour.md §10.12: the list shows such a pair twice, each row with its source and the link;
+// the Servers figures count the machine once.
+const FIGURES = `query {
+  vcd: virtualMachines(first: 0, filter: { source: [VCD], kind: [VM], isTemplate: false }) { totalCount }
+  vcenter: virtualMachines(first: 0, filter: { source: [VCENTER], kind: [VM], isTemplate: false }) { totalCount }
+  pairs: crossSourcePairs(filter: { kind: [VM], isTemplate: false }) { count cpuCount memoryBytes }
+}`;
+type Figures = {
+  vcd: { totalCount: number };
+  vcenter: { totalCount: number };
+  pairs: { count: number; cpuCount: number; memoryBytes: number };
+};
+
+async function figures(cookie = viewer): Promise<Figures> {
+  const res = await app.graphql<Figures>(FIGURES, {}, { cookie });
+  if (!res.body.data) throw new Error(JSON.stringify(res.body));
+  return res.body.data;
+}
+
+describe("the summary figures", () => {
+  it("count a Director VM and the vCenter VM backing it once", async () => {
+    const vcenter = await startVcenter();
+    backDirectorWith(vcenter);
+    await connectVcenter("vcenter-a", vcenter);
+    await connectDirector();
+    // The Director's template is a catalog item, not read (docs/behaviour.md §6.4).
+    const morefs = new Set((await directorVms()).map((vm) => vm.backingMoref));
+    const backing = vcenter.model.vms.filter((vm) => morefs.has(vm.id));
+    const directors = morefs.size;
+    expect(backing).toHaveLength(directors);
+    const { vcd, vcenter: vc, pairs } = await figures();
+    expect(vcd.totalCount).toBe(directors);
+    expect(vc.totalCount).toBe(vcenter.model.vms.length);
+    expect(pairs.count).toBe(directors);
+    // Each machine once: every vCenter VM, the Director ones among them.
+    expect(vcd.totalCount + vc.totalCount - pairs.count).toBe(vcenter.model.vms.length);
+    expect(pairs.cpuCount).toBe(backing.reduce((sum, vm) => sum + (vm.cpuCount ?? 0), 0));
+  });
+
+  it("count nothing twice that is not linked: an unconnected vCenter, a moref it lacks", async () => {
+    const vcenter = await startVcenter();
+    backDirectorWith(vcenter);
+    const directorId = await connectDirector();
+    expect((await figures()).pairs.count).toBe(0);
+    const [first] = director.model.vms;
+    director.model.updateVm(first?.id ?? "", { moref: "vm-424242" });
+    await connectVcenter("vcenter-a", vcenter);
+    await syncConnection(app.services, directorId, { trigger: "MANUAL" }).done;
+    const { vcd, pairs } = await figures();
+    expect(pairs.count).toBe(vcd.totalCount - 1);
+  });
+
+  it("count a pair once when two vCenters share its moref: only the one the Director names", async () => {
+    const [a, b] = [await startVcenter(), await startVcenter()];
+    backDirectorWith(b);
+    await connectVcenter("vcenter-a", a);
+    await connectVcenter("vcenter-b", b);
+    await connectDirector();
+    const { vcd, pairs } = await figures();
+    expect(pairs.count).toBe(vcd.totalCount);
+  });
+});

@@ -2,9 +2,15 @@
 // from the other. The rule lives in services/cross-source-links.ts.
 
 import { visibleVms } from "../auth/visibility.ts";
-import { findBackedDirectorVm, findBackingVcenterVm } from "../services/cross-source-links.ts";
+import {
+  type BackedPairs,
+  findBackedDirectorVm,
+  findBackedPairs,
+  findBackingVcenterVm,
+} from "../services/cross-source-links.ts";
 import { builder } from "./builder.ts";
 import { VcdVmNode, VcenterVmNode } from "./virtual-machine.ts";
+import { buildVmWhere, VirtualMachineFilter } from "./virtual-machine-filter.ts";
 
 const viewScope = { VIEW_INVENTORY: true } as const;
 
@@ -30,5 +36,28 @@ builder.prismaObjectField(VcenterVmNode, "backedDirectorVm", (t) =>
       "The Cloud Director VM this vCenter VM provides, when a provider Director connection names this vCenter and moref.",
     select: { externalId: true, removedAt: true, connection: { select: { baseUrl: true } } },
     resolve: (vm, _args, ctx) => findBackedDirectorVm(ctx.prisma, vm, visibleVms(ctx.viewer)),
+  }),
+);
+
+const CrossSourcePairs = builder.objectRef<BackedPairs>("CrossSourcePairs").implement({
+  description:
+    "Machines the list shows twice — a Director VM and the vCenter VM backing it — with what their vCenter side allocates: subtract from the sum of the per-source figures to count each machine once.",
+  fields: (t) => ({
+    count: t.exposeInt("count"),
+    cpuCount: t.exposeInt("cpuCount"),
+    memoryBytes: t.exposeFloat("memoryBytes"),
+    diskTotalBytes: t.exposeFloat("diskTotalBytes"),
+  }),
+});
+
+builder.queryField("crossSourcePairs", (t) =>
+  t.field({
+    type: CrossSourcePairs,
+    authScopes: viewScope,
+    description:
+      "The pairs whose Director VM matches the filter and whose both sides the caller may see (docs/behaviour.md §10.12).",
+    args: { filter: t.arg({ type: VirtualMachineFilter, required: false }) },
+    resolve: (_root, args, ctx) =>
+      findBackedPairs(ctx.prisma, buildVmWhere(args.filter), visibleVms(ctx.viewer)),
   }),
 );

@@ -24,10 +24,17 @@ export const VirtualMachineFilter = builder.inputType("VirtualMachineFilter", {
     search: t.string({
       required: false,
       description:
-        "Substring of the name or of an IP address, any case; or the source's own id, whole: Proxmox VMID, vCenter MoRef, Director URN.",
+        "Substring of the name or of an IP address, any case; or the source's own id, whole: Proxmox VMID, vCenter MoRef, Director URN; or a BIOS or instance UUID, whole, any case.",
     }),
     tags: t.stringList({ required: false, description: "Guests carrying any of these tags." }),
-    guestOs: t.string({ required: false, description: "Substring of the guest OS, any case." }),
+    guestOs: t.string({
+      required: false,
+      description: "Substring of the guest OS name or its raw code (RHEL_9_64), any case.",
+    }),
+    isTemplate: t.boolean({
+      required: false,
+      description: "true: templates only; false: machines only; absent: both.",
+    }),
     changedSince: t.field({
       type: "DateTime",
       required: false,
@@ -56,6 +63,13 @@ const equalsAnyCase = (value: string | undefined) =>
   value === undefined
     ? undefined
     : { equals: escapeLikePattern(value), mode: "insensitive" as const };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const guestOsMatches = (value: string): Prisma.VirtualMachineWhereInput[] =>
+  (["guestOs", "guestOsCode"] as const).map((column) => ({
+    [column]: { contains: escapeLikePattern(value), mode: "insensitive" as const },
+  }));
 
 /**
  * Whether a filter lists live guests only (no tombstones) but not all of them: the live-name
@@ -91,12 +105,19 @@ export function buildVmWhere(
     const byName: Prisma.VirtualMachineWhereInput = { nameSort: { contains: term } };
     // The source's own id, whole, as people copy it from the source's UI: a Proxmox VMID (101),
     // a vCenter MoRef (vm-1049), a Director URN (urn:vcloud:vm:…) — docs/behaviour.md §9.2.
-    const byId: Prisma.VirtualMachineWhereInput = { externalId: search.trim() };
+    // Or a BIOS or instance UUID, whole: stored lower-case, typed in either case (Windows shows it
+    // upper-case) — docs/behaviour.md §9.2.
+    const byId: Prisma.VirtualMachineWhereInput[] = [
+      { externalId: search },
+      ...(UUID.test(search)
+        ? [{ biosUuid: search.toLowerCase() }, { instanceUuid: search.toLowerCase() }]
+        : []),
+    ];
     const couldBeAddress = /^[0-9a-f.:]+$/i.test(search);
     and.push({
       OR: couldBeAddress
-        ? [byName, byId, { ips: { some: { address: { contains: term }, isAccepted: true } } }]
-        : [byName, byId],
+        ? [byName, ...byId, { ips: { some: { address: { contains: term }, isAccepted: true } } }]
+        : [byName, ...byId],
     });
   }
   const connectionIds = f.connectionId?.map((id) => {
@@ -112,9 +133,8 @@ export function buildVmWhere(
     ...(f.kind ? { kind: { in: [...f.kind] } } : {}),
     ...(f.confirmation ? { confirmation: { in: [...f.confirmation] } } : {}),
     ...(f.tags?.length ? { tags: { hasSome: [...f.tags] } } : {}),
-    ...(guestOs
-      ? { guestOs: { contains: escapeLikePattern(guestOs), mode: "insensitive" as const } }
-      : {}),
+    ...(guestOs ? { OR: guestOsMatches(guestOs) } : {}),
+    ...(typeof f.isTemplate === "boolean" ? { isTemplate: f.isTemplate } : {}),
     nodeName: equalsAnyCase(text(f.nodeName, "nodeName")),
     clusterName: equalsAnyCase(text(f.clusterName, "clusterName")),
     datacenterName: equalsAnyCase(text(f.datacenterName, "datacenterName")),

@@ -88,6 +88,11 @@ builder.prismaObject("IpAddress", {
 builder.prismaObject("Nic", {
   fields: (t) => ({
     key: t.exposeString("key"),
+    label: t.exposeString("label", {
+      nullable: true,
+      description:
+        'The source UI\'s name for the NIC ("Network adapter 1"); null where the key is that name.',
+    }),
     mac: t.exposeString("mac", { nullable: true }),
     network: t.exposeString("network", { nullable: true }),
     model: t.exposeString("model", { nullable: true }),
@@ -99,6 +104,11 @@ builder.prismaObject("Nic", {
 builder.prismaObject("Disk", {
   fields: (t) => ({
     key: t.exposeString("key"),
+    label: t.exposeString("label", {
+      nullable: true,
+      description:
+        'The source UI\'s name for the disk ("Hard disk 1"); null where the key is that name.',
+    }),
     capacityBytes: t.float({
       nullable: true,
       resolve: (d) => (d.capacityBytes === null ? null : Number(d.capacityBytes)),
@@ -152,8 +162,27 @@ export const VirtualMachineInterface = builder.prismaInterface("VirtualMachine",
       select: { diskTotalBytes: true },
       resolve: (vm) => numberOf(vm.diskTotalBytes),
     }),
-    guestOs: t.exposeString("guestOs", { nullable: true }),
-    isTemplate: t.exposeBoolean("isTemplate"),
+    guestOs: t.exposeString("guestOs", {
+      nullable: true,
+      description:
+        'The guest OS as the source\'s UI names it ("Red Hat Enterprise Linux 9 (64-bit)"); an OS code no table knows stays as the source sent it.',
+    }),
+    guestOsCode: t.exposeString("guestOsCode", {
+      nullable: true,
+      description: "The source's raw OS code: vCenter guest_OS (RHEL_9_64), Proxmox ostype (l26).",
+    }),
+    biosUuid: t.exposeString("biosUuid", {
+      nullable: true,
+      description:
+        "The SMBIOS UUID the guest sees, lower-case: vCenter identity.bios_uuid, Proxmox smbios1 uuid.",
+    }),
+    instanceUuid: t.exposeString("instanceUuid", {
+      nullable: true,
+      description: "vCenter's instance UUID, lower-case.",
+    }),
+    isTemplate: t.exposeBoolean("isTemplate", {
+      description: "A template (Proxmox), not a running machine; left out of VM counts by default.",
+    }),
     tags: t.exposeStringList("tags"),
     location: t.field({ type: VmLocation, select: LOCATION_SELECT, resolve: (vm) => vm }),
     nics: t.relation("nics", { query: { orderBy: { key: "asc" } } }),

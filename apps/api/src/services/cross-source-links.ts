@@ -85,6 +85,71 @@ export async function findBackedDirectorVm(
   });
 }
 
+/** Morefs per query: well under every database's bound-parameter limit. */
+const MOREF_CHUNK = 1000;
+
+/** The machines two sources report, counted once, with what their vCenter side allocates. */
+export interface BackedPairs {
+  count: number;
+  cpuCount: number;
+  memoryBytes: number;
+  diskTotalBytes: number;
+}
+
+/**
+ * The live vCenter VMs (matching `among`) that back a live Director VM matching `directors`: the
+ * machines the unified list shows twice, once per source, that the summary figures count once
+ * (docs/behaviour.md §10.12). By the same rule as {@link findBackingVcenterVm}, one vCenter address at a
+ * time, so a moref is only ever matched on the vCenter the Director names.
+ */
+export async function findBackedPairs(
+  prisma: PrismaClient,
+  directors: Prisma.VirtualMachineWhereInput,
+  among: Prisma.VirtualMachineWhereInput = {},
+): Promise<BackedPairs> {
+  const connectionsByHost = new Map<string, string[]>();
+  for (const c of await prisma.connection.findMany({
+    where: { kind: "VCENTER" },
+    select: { id: true, baseUrl: true },
+  })) {
+    const host = normalizeHost(c.baseUrl);
+    if (host !== null) connectionsByHost.set(host, [...(connectionsByHost.get(host) ?? []), c.id]);
+  }
+  const pairs: BackedPairs = { count: 0, cpuCount: 0, memoryBytes: 0, diskTotalBytes: 0 };
+  for (const [host, connectionIds] of connectionsByHost) {
+    const backed = await prisma.virtualMachine.findMany({
+      where: {
+        AND: [directors, among],
+        source: "VCD",
+        removedAt: null,
+        backingMoref: { not: null },
+        details: { path: [...BACKING_VCENTER_HOST_DETAIL_PATH], equals: host },
+      },
+      select: { backingMoref: true },
+      distinct: ["backingMoref"],
+    });
+    const morefs = backed.flatMap((vm) => (vm.backingMoref === null ? [] : [vm.backingMoref]));
+    for (let at = 0; at < morefs.length; at += MOREF_CHUNK) {
+      const chunk = await prisma.virtualMachine.aggregate({
+        where: {
+          AND: [among],
+          source: "VCENTER",
+          connectionId: { in: connectionIds },
+          externalId: { in: morefs.slice(at, at + MOREF_CHUNK) },
+          removedAt: null,
+        },
+        _count: { _all: true },
+        _sum: { cpuCount: true, memoryBytes: true, diskTotalBytes: true },
+      });
+      pairs.count += chunk._count._all;
+      pairs.cpuCount += chunk._sum.cpuCount ?? 0;
+      pairs.memoryBytes += Number(chunk._sum.memoryBytes ?? 0);
+      pairs.diskTotalBytes += Number(chunk._sum.diskTotalBytes ?? 0);
+    }
+  }
+  return pairs;
+}
+
 async function vcenterConnectionsAt(prisma: PrismaClient, host: string): Promise<string[]> {
   const connections = await prisma.connection.findMany({
     where: { kind: "VCENTER" },

@@ -78,6 +78,20 @@ export function ServersToolbar(props: ToolbarProps) {
           ))}
         </select>
       </label>
+      <label>
+        <input
+          type="checkbox"
+          checked={query.filter.isTemplate !== false}
+          onChange={(e) => {
+            const { isTemplate: _, ...rest } = query.filter;
+            onChange({
+              ...query,
+              filter: e.target.checked ? rest : { ...rest, isTemplate: false },
+            });
+          }}
+        />{" "}
+        {t("servers.showTemplates")}
+      </label>
       {connectionId && (
         <span className="chip">
           {t("servers.onlyConnection", { name: connection?.name ?? connectionId })}{" "}

@@ -1,7 +1,7 @@
 import { CONNECTION_KINDS } from "@hyperlens/shared";
 import { print } from "graphql";
 import { describe, expect, it } from "vitest";
-import { buildFigures, SUMMARY_COUNTS } from "./summary-figures.ts";
+import { buildFigures, SUMMARY_COUNTS, SUMMARY_SUMS } from "./summary-figures.ts";
 
 const counts = {
   PROXMOX_vm: { totalCount: 10 },
@@ -31,6 +31,35 @@ describe("buildFigures", () => {
     expect(total).toMatchObject({ cpus: 10, memoryBytes: 100, diskBytes: 1050 });
     expect(bySource.VCD).toMatchObject({ cpus: 8, memoryBytes: 0, diskBytes: 50 });
     expect(bySource.VCENTER.cpus).toBe(0);
+  });
+
+  it("counts a Director VM and the vCenter VM backing it once in the total, in each source's own figures (docs/behaviour.md §10.12)", () => {
+    const linked = {
+      ...counts,
+      VCENTER_vm: { totalCount: 3 },
+      VCENTER_run: { totalCount: 3 },
+      pairs_vm: { count: 2, cpuCount: 4, memoryBytes: 40, diskTotalBytes: 400 },
+      pairs_run: { count: 1 },
+    };
+    const rows = [
+      { source: "VCD" as const, cpuCount: 2, memoryBytes: 20, diskTotalBytes: 200 },
+      { source: "VCD" as const, cpuCount: 2, memoryBytes: 20, diskTotalBytes: 200 },
+      { source: "VCENTER" as const, cpuCount: 2, memoryBytes: 20, diskTotalBytes: 200 },
+      { source: "VCENTER" as const, cpuCount: 2, memoryBytes: 20, diskTotalBytes: 200 },
+    ];
+    const { total, bySource } = buildFigures(linked, rows);
+    expect(total).toMatchObject({ vms: 16, running: 18, cpus: 4, memoryBytes: 40, diskBytes: 400 });
+    expect(bySource.VCENTER).toMatchObject({ vms: 3, running: 3, cpus: 4 });
+    expect(bySource.VCD).toMatchObject({ vms: 5, cpus: 4 });
+  });
+
+  it("leaves templates out of every count and sum", () => {
+    for (const line of print(SUMMARY_COUNTS)
+      .split("\n")
+      .filter((l) => l.includes("filter:"))) {
+      expect(line).toContain("isTemplate: false");
+    }
+    expect(print(SUMMARY_SUMS)).toContain("isTemplate: false");
   });
 
   it("counts VMs, containers and running guests of every source", () => {

@@ -11,25 +11,31 @@ export const SUM_LIMIT = 6000;
 
 const SOURCES: readonly ConnectionKind[] = CONNECTION_KINDS;
 
-/** One query, aliased per source (`<source>_vm`, `_ct`, `_run`): VMs, containers and running guests. */
+/**
+ * One query, aliased per source (`<source>_vm`, `_ct`, `_run`): VMs, containers and running guests,
+ * templates left out (docs/behaviour.md §9.2); and (`pairs_vm`, `pairs_run`) the machines two sources
+ * report, which the total counts once (docs/behaviour.md §10.12).
+ */
 export const SUMMARY_COUNTS = graphql(`
   query SummaryCounts {
-    PROXMOX_vm: virtualMachines(first: 0, filter: { source: [PROXMOX], kind: [VM] }) { totalCount }
-    PROXMOX_ct: virtualMachines(first: 0, filter: { source: [PROXMOX], kind: [CONTAINER] }) { totalCount }
-    PROXMOX_run: virtualMachines(first: 0, filter: { source: [PROXMOX], state: [RUNNING] }) { totalCount }
-    VCD_vm: virtualMachines(first: 0, filter: { source: [VCD], kind: [VM] }) { totalCount }
-    VCD_ct: virtualMachines(first: 0, filter: { source: [VCD], kind: [CONTAINER] }) { totalCount }
-    VCD_run: virtualMachines(first: 0, filter: { source: [VCD], state: [RUNNING] }) { totalCount }
-    VCENTER_vm: virtualMachines(first: 0, filter: { source: [VCENTER], kind: [VM] }) { totalCount }
-    VCENTER_ct: virtualMachines(first: 0, filter: { source: [VCENTER], kind: [CONTAINER] }) { totalCount }
-    VCENTER_run: virtualMachines(first: 0, filter: { source: [VCENTER], state: [RUNNING] }) { totalCount }
+    PROXMOX_vm: virtualMachines(first: 0, filter: { source: [PROXMOX], kind: [VM], isTemplate: false }) { totalCount }
+    PROXMOX_ct: virtualMachines(first: 0, filter: { source: [PROXMOX], kind: [CONTAINER], isTemplate: false }) { totalCount }
+    PROXMOX_run: virtualMachines(first: 0, filter: { source: [PROXMOX], state: [RUNNING], isTemplate: false }) { totalCount }
+    VCD_vm: virtualMachines(first: 0, filter: { source: [VCD], kind: [VM], isTemplate: false }) { totalCount }
+    VCD_ct: virtualMachines(first: 0, filter: { source: [VCD], kind: [CONTAINER], isTemplate: false }) { totalCount }
+    VCD_run: virtualMachines(first: 0, filter: { source: [VCD], state: [RUNNING], isTemplate: false }) { totalCount }
+    VCENTER_vm: virtualMachines(first: 0, filter: { source: [VCENTER], kind: [VM], isTemplate: false }) { totalCount }
+    VCENTER_ct: virtualMachines(first: 0, filter: { source: [VCENTER], kind: [CONTAINER], isTemplate: false }) { totalCount }
+    VCENTER_run: virtualMachines(first: 0, filter: { source: [VCENTER], state: [RUNNING], isTemplate: false }) { totalCount }
+    pairs_vm: crossSourcePairs(filter: { kind: [VM], isTemplate: false }) { count cpuCount memoryBytes diskTotalBytes }
+    pairs_run: crossSourcePairs(filter: { state: [RUNNING], isTemplate: false }) { count }
   }
 `);
 
 /** A page of the rows whose vCPU, memory and disk are summed; `first` is SUM_PAGE_SIZE. */
 export const SUMMARY_SUMS = graphql(`
   query SummarySums($first: Int!, $after: String) {
-    virtualMachines(first: $first, after: $after) {
+    virtualMachines(first: $first, after: $after, filter: { isTemplate: false }) {
       pageInfo { hasNextPage endCursor }
       edges { node { source cpuCount memoryBytes diskTotalBytes } }
     }
@@ -46,7 +52,16 @@ export interface Figures {
   diskBytes: number | undefined;
 }
 
-export type SummaryCountsResult = Record<string, { totalCount: number } | undefined>;
+export type SummaryCountsResult = Partial<
+  Record<string, { totalCount: number } | Partial<Pairs> | undefined>
+>;
+
+interface Pairs {
+  count: number;
+  cpuCount: number;
+  memoryBytes: number;
+  diskTotalBytes: number;
+}
 
 export type SumsPage = ResultOf<typeof SUMMARY_SUMS>;
 export type SumRow = SumsPage["virtualMachines"]["edges"][number]["node"];
@@ -56,7 +71,14 @@ export function buildFigures(
   counts: SummaryCountsResult,
   sumRows: readonly SumRow[] | undefined,
 ): { total: Figures; bySource: Record<ConnectionKind, Figures> } {
-  const count = (key: string) => counts[key]?.totalCount ?? 0;
+  const count = (key: string) => {
+    const value = counts[key];
+    return value && "totalCount" in value ? value.totalCount : 0;
+  };
+  const pair = (key: string, field: keyof Pairs) => {
+    const value = counts[key];
+    return value && !("totalCount" in value) ? (value[field] ?? 0) : 0;
+  };
   const empty = (): Figures => ({
     vms: 0,
     containers: 0,
@@ -76,12 +98,21 @@ export function buildFigures(
     total.containers += figures.containers;
     total.running += figures.running;
   }
+  // A Director VM and the vCenter VM backing it are one machine: each source's figures hold it,
+  // the total only once (docs/behaviour.md §10.12).
+  total.vms -= pair("pairs_vm", "count");
+  total.running -= pair("pairs_run", "count");
   for (const row of sumRows ?? []) {
     for (const figures of [total, bySource[row.source]]) {
       figures.cpus = (figures.cpus ?? 0) + (row.cpuCount ?? 0);
       figures.memoryBytes = (figures.memoryBytes ?? 0) + (row.memoryBytes ?? 0);
       figures.diskBytes = (figures.diskBytes ?? 0) + (row.diskTotalBytes ?? 0);
     }
+  }
+  if (sumRows) {
+    total.cpus = (total.cpus ?? 0) - pair("pairs_vm", "cpuCount");
+    total.memoryBytes = (total.memoryBytes ?? 0) - pair("pairs_vm", "memoryBytes");
+    total.diskBytes = (total.diskBytes ?? 0) - pair("pairs_vm", "diskTotalBytes");
   }
   return { total, bySource };
 }

@@ -16,9 +16,10 @@ const VmDetailFields = graphql(
   fragment VmDetailFields on VirtualMachine {
     ...VmRowFields
     ...GuestValuesFields
-    guestOs isTemplate tags firstSeenAt changedAt removedAt removedReason details
-    nics { key mac network model isConnected vlan }
-    disks { key capacityBytes storage busType }
+    guestOs guestOsCode biosUuid instanceUuid
+    isTemplate tags firstSeenAt changedAt removedAt removedReason details
+    nics { key label mac network model isConnected vlan }
+    disks { key label capacityBytes storage busType }
     allIps: ipAddresses(includeRejected: true) {
       address prefixLength origin interfaceName nicKey isAccepted rejectReason lastConfirmedAt
     }
@@ -52,11 +53,12 @@ function Facts(props: { vm: VmDetail }) {
     ],
     ["servers.column.location", locationText(vm.location) || "—"],
     ["servers.column.connection", vm.connection.name],
-    ["detail.guestOs", vm.guestOs ?? "—"],
+    ["detail.guestOs", <GuestOs key="os" name={vm.guestOs} code={vm.guestOsCode} />],
     ["servers.column.cpu", vm.cpuCount ?? "—"],
     ["servers.column.memory", formatBytes(locale, vm.memoryBytes)],
     ["servers.column.disk", formatBytes(locale, vm.diskTotalBytes)],
     ["detail.tags", vm.tags.join(", ") || "—"],
+    ...uuidRows(vm),
     ["detail.confirmation", t(`confirmation.${vm.confirmation}` as MessageKey)],
     ["detail.firstSeen", formatDateTime(locale, vm.firstSeenAt)],
     ["servers.column.lastSeen", formatDateTime(locale, vm.lastSeenAt)],
@@ -79,6 +81,33 @@ function Facts(props: { vm: VmDetail }) {
       )}
     </dl>
   );
+}
+
+/** The readable OS name with the source's own code beside it when they differ (docs/behaviour.md §6.3). */
+function GuestOs(props: { name: string | null; code: string | null }) {
+  if (props.name === null) return <>—</>;
+  return (
+    <>
+      {props.name}
+      {props.code && props.code !== props.name && (
+        <>
+          {" "}
+          <span className="mono muted">{props.code}</span>
+        </>
+      )}
+    </>
+  );
+}
+
+/** The BIOS and instance UUIDs the source reported; a row only for those it has. */
+function uuidRows(vm: VmDetail): [MessageKey, ReactNode][] {
+  const uuid = (value: string) => <span className="mono">{value}</span>;
+  return [
+    ...(vm.biosUuid ? [["detail.biosUuid", uuid(vm.biosUuid)] as [MessageKey, ReactNode]] : []),
+    ...(vm.instanceUuid
+      ? [["detail.instanceUuid", uuid(vm.instanceUuid)] as [MessageKey, ReactNode]]
+      : []),
+  ];
 }
 
 function CrossSource(props: { vm: CrossSourceFields }) {
@@ -118,7 +147,7 @@ function Nics(props: { vm: VmDetail }) {
       {props.vm.nics.map((nic) => (
         <div key={nic.key} className="nic">
           <div>
-            <strong>{nic.key}</strong> <span className="mono">{nic.mac ?? "—"}</span>{" "}
+            <strong>{nic.label ?? nic.key}</strong> <span className="mono">{nic.mac ?? "—"}</span>{" "}
             <span className="muted">
               {[nic.network, nic.model, nic.vlan !== null ? `VLAN ${nic.vlan}` : null]
                 .filter(Boolean)
@@ -150,7 +179,7 @@ function Disks(props: { vm: VmDetail }) {
       <ul>
         {props.vm.disks.map((disk) => (
           <li key={disk.key}>
-            <strong>{disk.key}</strong> {formatBytes(locale, disk.capacityBytes)}{" "}
+            <strong>{disk.label ?? disk.key}</strong> {formatBytes(locale, disk.capacityBytes)}{" "}
             <span className="muted">
               {[disk.storage, disk.busType].filter(Boolean).join(" · ")}
             </span>
@@ -193,6 +222,7 @@ export function VmDetailDrawer(props: { row: VmRow; onClose: () => void }) {
   const vm = node && "source" in node ? node : undefined;
   return (
     <Drawer title={props.row.name} onClose={props.onClose}>
+      {vm?.isTemplate && <Badge tone="neutral">{t("detail.template")}</Badge>}
       {fetching && <p>{t("common.loading")}</p>}
       {error && <p role="alert">{error.message}</p>}
       {vm && (

@@ -13,6 +13,7 @@ describe("table query in the URL", () => {
         source: ["VCD", "PROXMOX"],
         state: ["RUNNING"],
         connectionId: ["Q1"],
+        isTemplate: false,
       },
       orderBy: { field: "MEMORY", direction: "DESC" },
     });
@@ -21,12 +22,22 @@ describe("table query in the URL", () => {
 
   it("drops unknown values and defaults to name ascending", () => {
     expect(tableQueryFromParams(new URLSearchParams("source=XEN&state=ON&sort=DROP"))).toEqual({
-      filter: {},
+      filter: { isTemplate: false },
       orderBy: { field: "NAME", direction: "ASC" },
     });
     expect(
-      paramsFromTableQuery({ filter: {}, orderBy: { field: "NAME", direction: "ASC" } }).toString(),
+      paramsFromTableQuery({
+        filter: { isTemplate: false },
+        orderBy: { field: "NAME", direction: "ASC" },
+      }).toString(),
     ).toBe("");
+  });
+
+  it("leaves templates out unless the URL brings them in (docs/behaviour.md §9.2)", () => {
+    expect(tableQueryFromParams(new URLSearchParams("")).filter.isTemplate).toBe(false);
+    const withTemplates = tableQueryFromParams(new URLSearchParams("templates=include"));
+    expect(withTemplates.filter).toEqual({});
+    expect(paramsFromTableQuery(withTemplates).toString()).toBe("templates=include");
   });
 });
 
@@ -46,6 +57,7 @@ describe("toggleSort", () => {
 describe("isFiltered", () => {
   it("is false only when nothing narrows the list", () => {
     expect(isFiltered({})).toBe(false);
+    expect(isFiltered({ isTemplate: false })).toBe(false);
     expect(isFiltered({ search: "web" })).toBe(true);
   });
 });

@@ -35,11 +35,15 @@ function listOf<T extends string>(value: string | null, allowed: readonly T[]): 
   return items.length > 0 ? items : undefined;
 }
 
+/** The URL parameter that brings templates into the list; without it they are left out (docs/behaviour.md §9.2). */
+const TEMPLATES_PARAM = ["templates", "include"] as const;
+
 /** Reads the table query from URL parameters, ignoring anything unknown. */
 export function tableQueryFromParams(params: URLSearchParams): TableQuery {
   const search = params.get("q")?.trim();
   const connection = params.get("connection");
   const filter: VmFilter = {};
+  if (params.get(TEMPLATES_PARAM[0]) !== TEMPLATES_PARAM[1]) filter.isTemplate = false;
   if (search) filter.search = search;
   const source = listOf(params.get("source"), SOURCES);
   if (source) filter.source = source;
@@ -58,6 +62,7 @@ export function paramsFromTableQuery(query: TableQuery): URLSearchParams {
   if (filter.search) params.set("q", filter.search);
   if (filter.source?.length) params.set("source", filter.source.join(","));
   if (filter.state?.length) params.set("state", filter.state.join(","));
+  if (filter.isTemplate !== false) params.set(...TEMPLATES_PARAM);
   const connection = filter.connectionId?.[0];
   if (connection) params.set("connection", connection);
   if (orderBy.field !== "NAME") params.set("sort", orderBy.field);

@@ -34,6 +34,16 @@ export const PROXMOX_FIELD_SOURCES: readonly FieldSource[] = [
     from: "config `ostype` (`l26`, `win11`, `debian`…) as a readable name",
     missingWhen: "`ostype` unset or unknown",
   },
+  {
+    field: "guestOsCode",
+    from: "config `ostype`, as written",
+    missingWhen: "`ostype` unset",
+  },
+  {
+    field: "biosUuid",
+    from: "QEMU config `smbios1: uuid=…`, lower-cased",
+    missingWhen: "containers, or a VM without `smbios1`",
+  },
   { field: "isTemplate", from: "config `template: 1`, or the list's `template`" },
   { field: "tags", from: "config `tags` (split on `;`, `,` and space), else the list's `tags`" },
   { field: "location.nodeName", from: "the node whose list held it" },

@@ -100,7 +100,7 @@ function base(summary: ProxmoxGuestSummary, place: GuestPlace, config: QemuConfi
       nodeName: place.node,
       ...(place.clusterName ? { clusterName: place.clusterName } : {}),
     },
-    ...(osName(config.ostype) ? { guestOs: osName(config.ostype) } : {}),
+    ...(config.ostype ? { guestOs: osName(config.ostype), guestOsCode: config.ostype } : {}),
   };
 }
 
@@ -169,6 +169,7 @@ export function mapQemuGuest(
     ...base(summary, place, config),
     name: config.name ?? summary.name ?? `VM ${summary.vmid}`,
     kind: "VM",
+    ...(config.smbiosUuid ? { biosUuid: config.smbiosUuid } : {}),
     cpuCount: config.vcpus,
     memoryBytes: config.memoryMiB * MIB,
     ...(sum(disks) === undefined ? {} : { diskTotalBytes: sum(disks) }),

@@ -82,6 +82,17 @@ describe("reading a Proxmox cluster", () => {
     expect(web.location).toEqual({ nodeName: "pve1", clusterName: "lab" });
   });
 
+  it("names the OS and keeps its ostype code; the BIOS UUID comes from smbios1 (docs/behaviour.md §6.3)", async () => {
+    const snapshot = await read();
+    const web = vm(snapshot, "100");
+    expect(web).toMatchObject({ guestOs: "Linux", guestOsCode: "l26" });
+    expect(web.biosUuid).toMatch(/^4f1c2a9e-7b3d-4e21-9c5a-[0-9a-f]{12}$/);
+    const ct = vm(snapshot, "200");
+    expect(ct).toMatchObject({ guestOs: "Debian", guestOsCode: "debian" });
+    // A container has no firmware of its own, so no BIOS UUID.
+    expect(ct.biosUuid).toBeUndefined();
+  });
+
   it("reads static IPv4 and IPv6 of a container from its config", async () => {
     const ct = vm(await read(), "200");
     expect(ct.kind).toBe("CONTAINER");

@@ -3,6 +3,7 @@ import { isAgentEnabled } from "../config/agent-flag.ts";
 import { type GuestDisk, parseLxcVolume, parseQemuDisk } from "../config/disks.ts";
 import { type LxcNic, parseLxcNic } from "../config/lxc-nic.ts";
 import { parseQemuNic, type QemuNic } from "../config/qemu-nic.ts";
+import { smbiosUuid } from "../config/smbios-uuid.ts";
 import { parseTags } from "../config/tags.ts";
 import { parseData } from "./envelope.ts";
 
@@ -27,6 +28,8 @@ export interface QemuConfig extends GuestConfigBase {
   /** Configured memory in MiB (Proxmox default 512 when unset). */
   memoryMiB: number;
   isAgentEnabled: boolean;
+  /** The `smbios1` uuid the guest sees, lower-case. */
+  smbiosUuid: string | null;
   nics: QemuNic[];
 }
 
@@ -56,6 +59,7 @@ export function parseQemuConfig(body: unknown, call = "GET qemu config"): QemuCo
     memoryMiB: memoryMiB(raw.memory) ?? 512,
     ostype: text(raw.ostype),
     isAgentEnabled: isAgentEnabled(raw.agent),
+    smbiosUuid: smbiosUuid(raw.smbios1),
     isTemplate: flag(raw.template),
     tags: parseTags(raw.tags),
     description: text(raw.description),

@@ -209,6 +209,7 @@ describe("QEMU config", () => {
     const config = parseQemuConfig(readFixture("qemu_config/GET.200.pve6-102.json"));
     expect(config).toMatchObject({
       ostype: "win8",
+      smbiosUuid: "127301fc-0122-48d5-8fc5-c04fa78d8146",
       vcpus: 6,
       memoryMiB: 10240,
       isAgentEnabled: true,

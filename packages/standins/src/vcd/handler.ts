@@ -140,6 +140,7 @@ export function vcdHandler(deps: VcdHandlerDeps): StandinHandler {
     if (path === `${CLOUDAPI}/sessions/current`) return currentSession(context);
     if (path === `${CLOUDAPI}/edgeGateways`) return edgeGateways(context);
     if (path === `${CLOUDAPI}/virtualCenters`) return virtualCenters(context);
+    if (path === `${CLOUDAPI}/orgs`) return orgs(context);
     if (path === "/api/query") return query(context, error);
     const vmMatch =
       /^\/api\/(vApp|vAppTemplate)\/vm-([0-9a-fA-F-]{36})(\/networkConnectionSection\/?|\/virtualHardwareSection\/disks\/?)?$/.exec(
@@ -349,6 +350,25 @@ export function vcdHandler(deps: VcdHandlerDeps): StandinHandler {
       model: "VCenterServers",
       items: model.vcenters,
       render: virtualCenterJson,
+      maxPageSize: settings.cloudApiMaxPageSize,
+      omitPageCount: false,
+      omitLinks: false,
+    });
+  }
+
+  /** Organizations as `GET /cloudapi/1.0.0/orgs` lists them: a provider sees all, a tenant its own. */
+  function orgs(context: Context): StandinReply {
+    const { session } = context;
+    return cloudApiList(context, {
+      name: "orgs",
+      model: "Orgs",
+      items: model.orgs.filter((org) => session.role === "provider" || org.id === session.orgId),
+      render: (org) => ({
+        id: `urn:vcloud:org:${org.id}`,
+        name: org.name,
+        displayName: org.fullName,
+        isEnabled: true,
+      }),
       maxPageSize: settings.cloudApiMaxPageSize,
       omitPageCount: false,
       omitLinks: false,

@@ -32,8 +32,8 @@ export const VCD_FIELD_SOURCES: readonly FieldSource[] = [
   },
   {
     field: "location.orgName",
-    from: `${QUERY} → \`orgName\`; for a tenant session, the session's org`,
-    missingWhen: "a provider record without `orgName`",
+    from: `${QUERY} → \`orgName\`; for a tenant session, the session's org; for a provider, the \`org\` link's name from \`GET /cloudapi/1.0.0/orgs\``,
+    missingWhen: "a provider sync whose org list could not be read",
   },
   { field: "location.vdcName", from: `${QUERY} → \`vdcName\``, missingWhen: "not in the record" },
   {
@@ -64,6 +64,11 @@ export const VCD_FIELD_SOURCES: readonly FieldSource[] = [
     from: "always NOT_OFFERED_BY_SOURCE: Director reports no guest agent values (docs/behaviour.md §10.11)",
   },
   { field: "disks[].key", from: `${DISKS} → \`InstanceID\`` },
+  {
+    field: "disks[].label",
+    from: 'the disk\'s `name` ("Hard disk 1")',
+    missingWhen: "not reported",
+  },
   {
     field: "disks[].capacityBytes",
     from: "`capacity` (MiB)",

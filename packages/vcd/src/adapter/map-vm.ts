@@ -85,6 +85,8 @@ function toIps(section: VcdNetworkConnectionSection): NeutralIp[] {
 function toDisks(disks: readonly VcdDisk[]): NeutralDisk[] {
   return disks.map((d) => ({
     key: d.instanceId,
+    // Director's own name for the disk, as its UI lists it: "Hard disk 1" (docs/behaviour.md §6.3).
+    ...(d.name ? { label: d.name } : {}),
     ...(d.capacityMiB === null ? {} : { capacityBytes: Math.round(d.capacityMiB * MIB) }),
     ...(d.busType ? { busType: BUS_NAMES[d.busType] ?? d.busType } : {}),
   }));
@@ -96,6 +98,15 @@ export interface VcdVmContext {
   sessionOrgName: string | null;
   /** Director's vCenter id → normalised vCenter address (provider sessions; see readVcenterHosts). */
   vcenterHosts?: ReadonlyMap<string, string>;
+  /** Organization id → name (provider sessions, whose records name the org by href; see readOrgNames). */
+  orgNames?: ReadonlyMap<string, string>;
+}
+
+/** The VM's org: the record's name, else the name of the org its href names, else the session's. */
+function orgNameOf(record: VcdVmRecord, context: VcdVmContext): string | null {
+  const orgId = record.orgHref ? lastUuid(record.orgHref) : null;
+  const byHref = orgId === null ? undefined : context.orgNames?.get(orgId);
+  return record.orgName ?? byHref ?? context.sessionOrgName;
 }
 
 /** Maps one VM (query record + NIC section + disks) to a {@link NeutralVm}. */
@@ -109,7 +120,7 @@ export function mapVcdVm(
   const sizes = neutralDisks.flatMap((d) =>
     d.capacityBytes === undefined ? [] : [d.capacityBytes],
   );
-  const orgName = record.orgName ?? context.sessionOrgName;
+  const orgName = orgNameOf(record, context);
   const vcenterId = record.vcenterHref
     ? (lastUuid(record.vcenterHref) ?? record.vcenterHref)
     : null;

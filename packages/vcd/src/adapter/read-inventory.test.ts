@@ -104,7 +104,9 @@ describe("readVcdInventory", () => {
       ips: [{ address: acmeVmIp(1), origin: "PLATFORM", nicKey: "nic0", isAccepted: true }],
       ipsFromGuestAreLive: true,
       guestReport: { code: "NOT_OFFERED_BY_SOURCE" },
-      disks: [{ key: "2000", capacityBytes: 10241 * 1024 * 1024, busType: "scsi" }],
+      disks: [
+        { key: "2000", label: "Hard disk 1", capacityBytes: 10241 * 1024 * 1024, busType: "scsi" },
+      ],
       diskTotalBytes: 10241 * 1024 * 1024,
     });
     expect(vm?.details).toMatchObject({ source: "VCD", location: { vdc: "acme-vdc" } });
@@ -121,7 +123,8 @@ describe("readVcdInventory", () => {
       vcenterHost: "vc01.example.test",
       moref: "vm-1000",
     });
-    expect(vm?.location.orgName).toBeUndefined();
+    // The admin record names the org by href only; the org list names it (docs/behaviour.md §6.3).
+    expect(vm?.location.orgName).toBe("acme");
   });
 
   it("fills exactly the fields docs/inventory.md explains, tenant and provider reads together", async () => {
@@ -213,8 +216,9 @@ describe("mapVcdVm on recorded answers", () => {
     );
     expect(vm.ips.map((ip) => ip.address)).toEqual(["192.168.2.100"]);
     expect(JSON.stringify(vm.details)).toContain("10.12.7.4");
+    // The disk carries Director's own name for it (docs/behaviour.md §6.3).
     expect(vm.disks).toEqual([
-      { key: "2000", capacityBytes: 10240 * 1024 * 1024, busType: "scsi" },
+      { key: "2000", label: "Hard disk 1", capacityBytes: 10240 * 1024 * 1024, busType: "scsi" },
     ]);
     expect(vm.state).toBe("RUNNING");
   });

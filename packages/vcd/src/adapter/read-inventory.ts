@@ -9,6 +9,7 @@ import type { VcdClient } from "../client.ts";
 import type { VcdVmRecord } from "../parse/vm-records.ts";
 import { mapEdgeGateway, mapEdgeGatewayRecord } from "./map-edge-gateway.ts";
 import { mapVcdVm, type VcdVmContext } from "./map-vm.ts";
+import { readOrgNames } from "./org-names.ts";
 import { readVcenterHosts } from "./vcenter-hosts.ts";
 import { startVmSectionReads } from "./vm-section-reads.ts";
 
@@ -128,8 +129,9 @@ export async function readVcdInventory(
     // A provider session's org is System; its VMs belong to the tenants named on each record.
     const sessionOrgName = client.isProvider ? null : session.orgName;
     const vcenterHosts = await readVcenterHosts(client);
+    const orgNames = await readOrgNames(client);
     options.signal?.throwIfAborted();
-    const list = await readVmList(client, options, { sessionOrgName, vcenterHosts });
+    const list = await readVmList(client, options, { sessionOrgName, vcenterHosts, orgNames });
     options.signal?.throwIfAborted();
     const edgeGateways = await readEdgeGateways(client);
     return { lists: [list], edgeGateways };

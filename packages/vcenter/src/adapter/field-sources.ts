@@ -28,7 +28,26 @@ export const VCENTER_FIELD_SOURCES: readonly FieldSource[] = [
     from: "sum of the disks' `capacity`",
     missingWhen: "no disk states a capacity",
   },
-  { field: "guestOs", from: `${VM_INFO} → \`guest_OS\``, missingWhen: "not set on the VM" },
+  {
+    field: "guestOs",
+    from: `${VM_INFO} → \`guest_OS\`, named as the vSphere Client names it ("Red Hat Enterprise Linux 9 (64-bit)"); an id the table lacks stays as sent`,
+    missingWhen: "not set on the VM",
+  },
+  {
+    field: "guestOsCode",
+    from: `${VM_INFO} → \`guest_OS\`, as sent`,
+    missingWhen: "not set on the VM",
+  },
+  {
+    field: "biosUuid",
+    from: `${VM_INFO} → \`identity.bios_uuid\`, lower-cased`,
+    missingWhen: "not reported",
+  },
+  {
+    field: "instanceUuid",
+    from: `${VM_INFO} → \`identity.instance_uuid\`, lower-cased`,
+    missingWhen: "not reported",
+  },
   { field: "isTemplate", from: "always false: the VM list does not return templates" },
   {
     field: "tags",
@@ -52,6 +71,11 @@ export const VCENTER_FIELD_SOURCES: readonly FieldSource[] = [
     missingWhen: "the VM was found by a folder split only",
   },
   { field: "nics[].key", from: `${VM_INFO} → \`nics\` object keys (device keys, \`4000\`)` },
+  {
+    field: "nics[].label",
+    from: '`nics.{key}.label` ("Network adapter 1")',
+    missingWhen: "not reported",
+  },
   {
     field: "nics[].mac",
     from: "`nics.{key}.mac_address`",
@@ -89,6 +113,11 @@ export const VCENTER_FIELD_SOURCES: readonly FieldSource[] = [
     from: "how the Tools calls fared: reported, VM not powered on, Tools not running, permission missing, read failed (docs/behaviour.md §10.11)",
   },
   { field: "disks[].key", from: `${VM_INFO} → \`disks\` object keys (device keys, \`2000\`)` },
+  {
+    field: "disks[].label",
+    from: '`disks.{key}.label` ("Hard disk 1")',
+    missingWhen: "not reported",
+  },
   {
     field: "disks[].capacityBytes",
     from: "`disks.{key}.capacity`",

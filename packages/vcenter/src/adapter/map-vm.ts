@@ -12,6 +12,7 @@ import {
 import type { GuestIdentityOutcome, GuestInterfacesOutcome } from "../client.ts";
 import type { VcenterVmInfo } from "../parse/vm-info.ts";
 import type { VcenterVmSummary } from "../parse/vm-list.ts";
+import { guestOsName } from "./guest-os-names.ts";
 import { selectGuestIps } from "./ip-selection.ts";
 
 const MIB = 1024 * 1024;
@@ -57,6 +58,7 @@ function toNics(info: VcenterVmInfo): NeutralNic[] {
     const network = n.networkName ?? n.network;
     return {
       key: n.key,
+      ...(n.label ? { label: n.label } : {}),
       ...(mac ? { mac } : {}),
       ...(network ? { network } : {}),
       ...(n.type ? { model: n.type.toLowerCase() } : {}),
@@ -70,6 +72,7 @@ function toDisks(info: VcenterVmInfo): NeutralDisk[] {
     const storage = datastoreOf(d.vmdkFile);
     return {
       key: d.key,
+      ...(d.label ? { label: d.label } : {}),
       ...(d.capacityBytes === null ? {} : { capacityBytes: d.capacityBytes }),
       ...(storage ? { storage } : {}),
       ...(d.type ? { busType: d.type.toLowerCase() } : {}),
@@ -155,7 +158,11 @@ export function mapVcenterVm(
     ...(cpuCount === null ? {} : { cpuCount }),
     ...(memoryMiB === null ? {} : { memoryBytes: memoryMiB * MIB }),
     ...(sizes.length ? { diskTotalBytes: sizes.reduce((a, b) => a + b, 0) } : {}),
-    ...(info.guestOs ? { guestOs: info.guestOs } : {}),
+    ...(info.guestOs ? { guestOs: guestOsName(info.guestOs), guestOsCode: info.guestOs } : {}),
+    // UUIDs lower-case, as vCenter writes them: the search matches them whole (docs/behaviour.md §9.2).
+    ...(info.biosUuid ? { biosUuid: info.biosUuid.toLowerCase() } : {}),
+    ...(info.instanceUuid ? { instanceUuid: info.instanceUuid.toLowerCase() } : {}),
+    // The VM list does not return templates (docs/behaviour.md §6.4): every VM read is an instance.
     isTemplate: false,
     tags: [],
     location: {

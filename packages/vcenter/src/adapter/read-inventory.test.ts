@@ -10,6 +10,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { setup } from "../testing/setup.ts";
 import { VCENTER_FIELD_SOURCES } from "./field-sources.ts";
+import { guestOsName } from "./guest-os-names.ts";
 import { readVcenterInventory } from "./read-inventory.ts";
 
 function okVms(snapshot: SourceSnapshot): NeutralVm[] {
@@ -46,19 +47,24 @@ describe("reading the demo vCenter", () => {
       state: "RUNNING",
       cpuCount: 8,
       memoryBytes: 32768 * 1024 * 1024,
-      guestOs: "RHEL_9_64",
+      guestOs: "Red Hat Enterprise Linux 9 (64-bit)",
+      guestOsCode: "RHEL_9_64",
       location: { datacenterName: "Lab", clusterName: "my_cluster", hostName: "esxi2.test" },
       ipsFromGuestAreLive: true,
       diskTotalBytes: 540 * 1024 ** 3,
     });
-    expect(db.nics.map((n) => [n.key, n.mac, n.network])).toEqual([
-      ["4000", "00:50:56:b1:44:01", "VM Network"],
-      ["4001", "00:50:56:b1:44:02", "Backup"],
+    // docs/behaviour.md §6.3: NICs and disks carry the vSphere Client's labels beside the device keys.
+    expect(db.nics.map((n) => [n.key, n.label, n.mac, n.network])).toEqual([
+      ["4000", "Network adapter 1", "00:50:56:b1:44:01", "VM Network"],
+      ["4001", "Network adapter 2", "00:50:56:b1:44:02", "Backup"],
     ]);
-    expect(db.disks.map((d) => [d.key, d.storage, d.busType])).toEqual([
-      ["2000", "datastore1", "scsi"],
-      ["2001", "ssd-01", "scsi"],
+    expect(db.disks.map((d) => [d.key, d.label, d.storage, d.busType])).toEqual([
+      ["2000", "Hard disk 1", "datastore1", "scsi"],
+      ["2001", "Hard disk 2", "ssd-01", "scsi"],
     ]);
+    const served = standin.model.vm(ids.vmDb01);
+    expect(db.biosUuid).toBe(served?.biosUuid);
+    expect(db.instanceUuid).toBe(served?.instanceUuid);
     expect(accepted(db)).toEqual(["192.168.10.31", "10.99.0.31"]);
     expect(db.details).toMatchObject({
       source: "VCENTER",
@@ -302,7 +308,11 @@ describe.each(VCENTER_RELEASES)("vCenter %s", (release) => {
     expect(vms.map((vm) => vm.externalId).sort()).toEqual(model.vms.map((vm) => vm.id).sort());
     for (const vm of vms) {
       const served = model.vm(vm.externalId);
-      expect(vm.guestOs).toBe(served?.guestOs);
+      // Known ids get the vSphere Client's name; an id no table knows stays as served.
+      expect(vm.guestOsCode).toBe(served?.guestOs);
+      expect(vm.guestOs).toBe(
+        served?.guestOs === undefined ? undefined : guestOsName(served.guestOs),
+      );
       expect(vm.details).toMatchObject({ vcenter: { hardwareVersion: served?.hardwareVersion } });
       expect(vm.disks.map((d) => d.busType)).toEqual(served?.disks.map((d) => d.bus.toLowerCase()));
     }
@@ -311,6 +321,7 @@ describe.each(VCENTER_RELEASES)("vCenter %s", (release) => {
       vms.map((vm) => (vm.details.vcenter as { hardwareVersion: string }).hardwareVersion),
     );
     expect(hardware.has("VMX_21")).toBe(release === "8.0.3");
+    expect(vmNamed(vms, "future").guestOs).toBe("FUTURE_OS_64");
     expect(standin.openSessions).toBe(0);
   });
 });
