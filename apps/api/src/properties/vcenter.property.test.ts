@@ -503,7 +503,16 @@ function expectTrueToModel(vc: InProcessVcenter, snapshot: SourceSnapshot): void
     expect(read.disks.map((disk) => disk.busType)).toEqual(
       vm.disks.map((d) => d.bus.toLowerCase()),
     );
-    expect(read.guestOs, "an unknown guest OS is kept as given").toBe(vm.guestOs);
+    // docs/behaviour.md §6.3: the raw code is always kept; a code we have no name for is shown as given.
+    expect(read.guestOsCode, "the raw guest OS code is kept").toBe(vm.guestOs);
+    if (vm.guestOs === "FUTURE_OS_64") {
+      expect(read.guestOs, "an unknown guest OS is kept as given").toBe(vm.guestOs);
+    }
+    if (vm.guestOs === "RHEL_9_64") {
+      expect(read.guestOs, "a known guest OS reads as its name").toBe(
+        "Red Hat Enterprise Linux 9 (64-bit)",
+      );
+    }
     expect(read.location.hostName).toBe(vc.model.host(vm.hostId)?.name);
     const silent = vm.powerState !== "POWERED_ON" || !vm.isToolsRunning;
     // Tools not running (503) is normal: it costs the live addresses, never the VM.
