@@ -2,7 +2,8 @@
 // connection's address rules into address rows and a primary address. The sync resolves a guest
 // it rewrites; a rules change re-judges what is stored. Both go through `judgeStored`, so a guest
 // reads the same whichever wrote it last.
-import type { IpAddress } from "@hyperlens/db";
+import { randomUUID } from "node:crypto";
+import type { IpAddress, RawSql } from "@hyperlens/db";
 import {
   applyAddressRules,
   type CompiledAddressRules,
@@ -14,6 +15,7 @@ import {
 } from "@hyperlens/shared";
 import { ipIdentity, normalizeReported } from "./normalize.ts";
 import type { PlannedWrite } from "./plan.ts";
+import { insertRows } from "./sql.ts";
 
 /** An address row as stored. */
 export interface IpRow extends NeutralIp {
@@ -157,4 +159,32 @@ export function withResolvedAddresses(
   };
   if (addresses.primaryAddress === null) delete vm.primaryAddress;
   return { write: { ...write, vm }, addresses };
+}
+
+/** Inserts address rows; returns rows written. */
+export function insertIpRows(db: RawSql, rows: (IpRow & { vmId: string })[]): Promise<number> {
+  return insertRows(
+    db,
+    "ip_addresses",
+    [
+      { name: "id", cast: "uuid", value: () => randomUUID() },
+      { name: "vmId", cast: "uuid", value: (i) => i.vmId },
+      { name: "nicKey", cast: "text", value: (i) => i.nicKey },
+      { name: "address", cast: "text", value: (i) => i.address },
+      { name: "prefixLength", cast: "int", value: (i) => i.prefixLength },
+      { name: "origin", cast: '"IpOrigin"', value: (i) => i.origin },
+      { name: "interfaceName", cast: "text", value: (i) => i.interfaceName ?? "" },
+      { name: "isAccepted", cast: "boolean", value: (i) => i.isAccepted },
+      { name: "rejectReason", cast: "text", value: (i) => i.rejectReason },
+      { name: "rejectRule", cast: "text", value: (i) => i.rejectRule },
+      {
+        name: "lastConfirmedAt",
+        cast: "timestamptz",
+        value: (i) => i.lastConfirmedAt.toISOString(),
+      },
+      { name: "isLastKnown", cast: "boolean", value: (i) => i.isLastKnown },
+    ],
+    rows,
+    'ON CONFLICT ("vmId","address","interfaceName") DO NOTHING',
+  );
 }

@@ -7,7 +7,7 @@ import {
   type NeutralNic,
 } from "@hyperlens/shared";
 import { compiledAddressRules, readEffectiveAddressRules } from "./address-rules-store.ts";
-import { type IpRow, withResolvedAddresses } from "./addresses.ts";
+import { type IpRow, insertIpRows, withResolvedAddresses } from "./addresses.ts";
 import { diffWrite, eventsOfWrite, type PlannedEvent } from "./changes.ts";
 import { feedEventsOfWrite } from "./feed-events.ts";
 import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
@@ -217,30 +217,7 @@ async function replaceChildren(db: RawSql, rewritten: Rewritten[]): Promise<numb
     ],
     disks,
   );
-  written += await insertRows(
-    db,
-    "ip_addresses",
-    [
-      { name: "id", cast: "uuid", value: uuid },
-      { name: "vmId", cast: "uuid", value: (i) => i.vmId },
-      { name: "nicKey", cast: "text", value: (i) => i.nicKey },
-      { name: "address", cast: "text", value: (i) => i.address },
-      { name: "prefixLength", cast: "int", value: (i) => i.prefixLength },
-      { name: "origin", cast: '"IpOrigin"', value: (i) => i.origin },
-      { name: "interfaceName", cast: "text", value: (i) => i.interfaceName ?? "" },
-      { name: "isAccepted", cast: "boolean", value: (i) => i.isAccepted },
-      { name: "rejectReason", cast: "text", value: (i) => i.rejectReason },
-      { name: "rejectRule", cast: "text", value: (i) => i.rejectRule },
-      {
-        name: "lastConfirmedAt",
-        cast: "timestamptz",
-        value: (i) => i.lastConfirmedAt.toISOString(),
-      },
-      { name: "isLastKnown", cast: "boolean", value: (i) => i.isLastKnown },
-    ],
-    ips,
-    'ON CONFLICT ("vmId","address","interfaceName") DO NOTHING',
-  );
+  written += await insertIpRows(db, ips);
   written += await insertRows(
     db,
     "guest_values",
