@@ -51,23 +51,30 @@ const byIdentity = (a: { address: string; interfaceName?: string }, b: typeof a)
 
 /**
  * The report of a guest stored before reports were kept: its agent addresses rebuilt from its
- * rows, so an upgrade does not lose the last-known ones of a guest whose agent is silent.
+ * rows (with the MAC of the NIC each was on), so an upgrade does not lose the last-known ones of
+ * a guest whose agent is silent.
  */
-function reportOfRows(ips: readonly IpAddress[]): ReportedAddress[] {
+function reportOfRows(ips: readonly IpAddress[], nics: readonly RuleNic[]): ReportedAddress[] {
   return ips
     .filter((ip) => ip.origin === "AGENT")
-    .map((ip) => ({
-      address: ip.address,
-      origin: "AGENT",
-      reportedBy: "guest",
-      ...(ip.prefixLength === null ? {} : { prefixLength: ip.prefixLength }),
-      ...(ip.interfaceName ? { interfaceName: ip.interfaceName } : {}),
-      ...(ip.isLastKnown ? { isLastKnown: true } : {}),
-    }));
+    .map((ip) => {
+      const mac = nics.find((nic) => nic.key === ip.nicKey)?.mac;
+      return {
+        address: ip.address,
+        origin: "AGENT",
+        reportedBy: "guest",
+        ...(ip.prefixLength === null ? {} : { prefixLength: ip.prefixLength }),
+        ...(ip.interfaceName ? { interfaceName: ip.interfaceName } : {}),
+        ...(mac ? { mac } : {}),
+        ...(ip.isLastKnown ? { isLastKnown: true } : {}),
+      };
+    });
 }
 
-function storedReport(stored: StoredAddresses): ReportedAddress[] {
-  return stored.reportedAddresses.length ? stored.reportedAddresses : reportOfRows(stored.ips);
+function storedReport(stored: StoredAddresses, nics: readonly RuleNic[]): ReportedAddress[] {
+  return stored.reportedAddresses.length
+    ? stored.reportedAddresses
+    : reportOfRows(stored.ips, nics);
 }
 
 /**
@@ -125,7 +132,7 @@ export function resolveAddresses(
   // TRAP: docs/behaviour.md §10.2 — without it a stopped VM loses the addresses it had.
   const carried =
     !vm.ipsFromGuestAreLive && previous
-      ? storedReport(previous)
+      ? storedReport(previous, vm.nics)
           .filter((r) => r.origin === "AGENT" && !freshIds.has(ipIdentity(r)))
           .map((r): ReportedAddress => ({ ...r, isLastKnown: true }))
       : [];

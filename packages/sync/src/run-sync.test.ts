@@ -1,6 +1,8 @@
+import type { Prisma } from "@hyperlens/db";
 import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
 import {
   ClassifiedError,
+  DEFAULT_ADDRESS_RULES,
   type ListRead,
   type SourceSnapshot,
   type SyncProgressEvent,
@@ -264,6 +266,60 @@ describe("children of a changed guest", () => {
     });
     expect(row.primaryAddress).toBe("10.0.0.100");
     expect(row.reportedAddresses).toHaveLength(3);
+  });
+});
+
+describe("address rules (docs/behaviour.md §10.9)", () => {
+  it("judges by the rules in force when the guests are written, not when the sync began", async () => {
+    const vm = makeVm(100);
+    // The rules change while the source is read: a sync judging by the rules it started with would
+    // store what the new rules reject.
+    await sync(
+      { lists: [] },
+      {
+        read: async () => {
+          await db.prisma.connection.update({
+            where: { id: connectionId },
+            data: {
+              addressRules: {
+                ...DEFAULT_ADDRESS_RULES,
+                ignoredSubnets: ["10.0.0.0/24"],
+              } as unknown as Prisma.InputJsonValue,
+            },
+          });
+          return { lists: [okList("pve1/qemu", [vm])] };
+        },
+      },
+    );
+    const row = await vmRow("100");
+    expect(row.ips).toEqual([
+      expect.objectContaining({
+        address: "10.0.0.100",
+        isAccepted: false,
+        rejectRule: "IGNORED_SUBNET",
+      }),
+    ]);
+    expect(row.primaryAddress).toBeNull();
+  });
+});
+
+describe("upgrading to kept reports (docs/behaviour.md §10.9)", () => {
+  it("a guest stored before reports were kept keeps its agent addresses as last-known while the agent is silent", async () => {
+    await sync({ lists: [okList("pve1/qemu", [makeVm(100)])] });
+    // As an older version stored it: no report, and a fingerprint of the old mapping.
+    await db.prisma.virtualMachine.updateMany({
+      where: { connectionId },
+      data: { reportedAddresses: [], fingerprint: "v1" },
+    });
+    const silent = makeVm(100, { ips: [], reportedAddresses: [], ipsFromGuestAreLive: false });
+    await sync({ lists: [okList("pve1/qemu", [silent])] });
+    const row = await vmRow("100");
+    expect(row.ips).toEqual([
+      expect.objectContaining({ address: "10.0.0.100", isAccepted: true, isLastKnown: true }),
+    ]);
+    expect(row.reportedAddresses).toEqual([
+      expect.objectContaining({ address: "10.0.0.100", isLastKnown: true }),
+    ]);
   });
 });
 

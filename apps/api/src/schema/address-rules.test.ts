@@ -153,6 +153,26 @@ describe("address rules (docs/behaviour.md §10.9)", () => {
     expect(preview.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
   });
 
+  it("refuses the global rules to an API token, even an administrator's own limited to a group (tokens are never administrators)", async () => {
+    const group = await gql<{ createConnectionGroup: { data: { id: string } } }>(
+      `mutation { createConnectionGroup(name: "tenant-a") {
+        ... on MutationCreateConnectionGroupSuccess { data { id } } } }`,
+      {},
+    );
+    const groupId = group.data?.createConnectionGroup.data.id;
+    const created = await gql<{ createApiToken: { data: { token: string } } }>(
+      `mutation($g: [ID!]) { createApiToken(name: "limited", capabilities: [VIEW_INVENTORY],
+        allConnections: false, groupIds: $g) { ... on MutationCreateApiTokenSuccess { data { token } } } }`,
+      { g: [groupId] },
+    );
+    const token = created.data?.createApiToken.data.token;
+    const limited = { authorization: `Bearer ${token}` };
+    for (const query of [PREVIEW, SET_GLOBAL]) {
+      const res = await pve.app.graphql(query, { rules: ignoring("10.10.0.0/24") }, limited);
+      expect(res.body.errors?.[0]?.extensions?.code, query.slice(0, 30)).toBe("FORBIDDEN");
+    }
+  });
+
   it("applies saved global rules at once, audits them and feeds IP_REMOVED; an unchanged re-sync keeps it and writes nothing", async () => {
     const requestsBefore = pve.standin.requests.length;
     const body = await gql(SET_GLOBAL, { rules: ignoring("10.10.0.0/24") });

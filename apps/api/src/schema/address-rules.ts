@@ -15,7 +15,7 @@ import {
   readEffectiveAddressRules,
   readSavedGlobalAddressRules,
 } from "@hyperlens/sync";
-import { visibleConnections } from "../auth/visibility.ts";
+import { visibleConnections, visibleVms } from "../auth/visibility.ts";
 import type { Context } from "../context.ts";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors.ts";
 import {
@@ -139,8 +139,12 @@ const PreviewChangeRef = builder
     fields: (t) => ({
       vm: t.prismaField({
         type: "VirtualMachine",
+        nullable: true,
         resolve: (query, change, _args, ctx) =>
-          ctx.prisma.virtualMachine.findUniqueOrThrow({ ...query, where: { id: change.vmId } }),
+          ctx.prisma.virtualMachine.findFirst({
+            ...query,
+            where: { id: change.vmId, AND: [visibleVms(ctx.viewer)] },
+          }),
       }),
       added: t.exposeStringList("added", { description: "Addresses the guest would gain." }),
       dropped: t.field({ type: [DroppedAddressRef], resolve: (c) => c.dropped }),
@@ -200,9 +204,16 @@ async function manageableConnection(ctx: Context, id: { id: string; typename: st
   return connection;
 }
 
-function requireAdmin(ctx: Context) {
-  if (!ctx.viewer?.isAdmin)
-    throw new ForbiddenError("Only administrators may set the global address rules.");
+/**
+ * The global rules judge the guests of every connection that follows them: only an administrator
+ * who sees every connection may preview or change them, not a token limited to some groups.
+ */
+function requireAdminOfAll(ctx: Context) {
+  if (!ctx.viewer?.isAdmin || !ctx.viewer.scope.all) {
+    throw new ForbiddenError(
+      "Only an administrator who sees every connection may preview or set the global address rules.",
+    );
+  }
 }
 
 builder.queryFields((t) => ({
@@ -228,7 +239,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       if (!args.connectionId) {
-        requireAdmin(ctx);
+        requireAdminOfAll(ctx);
         return previewGlobalAddressRules(ctx.prisma, args.rules ?? null);
       }
       const connection = await manageableConnection(ctx, args.connectionId);
@@ -246,7 +257,7 @@ builder.mutationFields((t) => ({
       "Saves the global address rules (null: back to the shipped ones) and applies them at once to every connection that follows them; audited.",
     args: { rules: t.arg({ type: RulesInput, required: false }) },
     resolve: async (_root, args, ctx) => {
-      requireAdmin(ctx);
+      requireAdminOfAll(ctx);
       await saveGlobalAddressRules(ctx.prisma, ctx.events, args.rules ?? null, ctx.viewer);
       const saved = await readSavedGlobalAddressRules(ctx.prisma);
       return { global: saved ?? DEFAULT_ADDRESS_RULES, isShipped: saved === null };

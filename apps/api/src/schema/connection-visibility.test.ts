@@ -352,7 +352,7 @@ function oneLevelOf(type: GraphQLNamedType): WalkPath[] {
     return [{ scalars: scalarsOf(type), build: (s) => `{ __typename ${s.join(" ")} }` }];
   return schema.getPossibleTypes(type).map((owner) => ({
     scalars: scalarsOf(owner),
-    build: (s) => `{ __typename ... on ${owner.name} { ${s.join(" ")} } }`,
+    build: (s) => `{ __typename ... on ${owner.name} { __typename ${s.join(" ")} } }`,
   }));
 }
 
@@ -383,9 +383,14 @@ function callsOf(
       continue;
     }
     if (isInputObjectType(named) && !isNonNullType(arg.type)) {
-      // One call per Boolean of the input set true (includeRemoved: tombstones too).
-      for (const inner of Object.values(named.getFields()))
-        if (getNamedType(inner.type).name === "Boolean")
+      // One call per Boolean of the input set true (includeRemoved: tombstones too), when that is
+      // all the input needs (not AddressRulesInput, whose fields are all required).
+      const fields = Object.values(named.getFields());
+      for (const inner of fields)
+        if (
+          getNamedType(inner.type).name === "Boolean" &&
+          fields.every((other) => other === inner || !isNonNullType(other.type))
+        )
           variants.push({ parts: [`${arg.name}: { ${inner.name}: true }`], isProbe: false });
       continue;
     }
@@ -442,7 +447,8 @@ async function bravoGlobalIds(): Promise<string[]> {
  * Answers that show nothing: a capability the caller lacks, or an id of another type where a
  * connection's is expected (the walk tries every id of the other group in every id argument).
  */
-const REFUSALS = ["FORBIDDEN", "BAD_USER_INPUT"];
+// NOT_FOUND: the other group's id given to a field that acts on it (previewAddressRules).
+const REFUSALS = ["FORBIDDEN", "BAD_USER_INPUT", "NOT_FOUND"];
 
 interface Walk {
   queries: number;

@@ -67,7 +67,7 @@ beforeAll(async () => {
           origin: "AGENT",
           interfaceName: "docker0",
           isAccepted: false,
-          rejectReason: "docker0: MAC 02:42:ac:11:00:01 is not a NIC of this VM",
+          rejectReason: "docker0: interface name matches the ignored pattern docker*",
         },
       ],
     }),
@@ -202,7 +202,7 @@ describe("virtualMachines", () => {
     const id = page.edges[0]?.node.id;
     const res = await app.graphql<{ node: Record<string, unknown> }>(
       `query($id: ID!) { node(id: $id) { __typename ... on ProxmoxGuest { vmid guestType nodeName
-        ipAddresses(includeRejected: true) { address isAccepted rejectReason }
+        ipAddresses(includeRejected: true) { address isAccepted rejectReason rejectRule }
         location { nodeName clusterName } confirmation history { type } } } }`,
       { id },
       { cookie: viewer },
@@ -214,11 +214,12 @@ describe("virtualMachines", () => {
       location: { nodeName: "pve1", clusterName: "lab" },
       confirmation: "CONFIRMED",
       ipAddresses: [
-        { address: "10.0.0.10", isAccepted: true, rejectReason: null },
+        { address: "10.0.0.10", isAccepted: true, rejectReason: null, rejectRule: null },
         {
           address: "172.17.0.1",
           isAccepted: false,
-          rejectReason: "docker0: MAC 02:42:ac:11:00:01 is not a NIC of this VM",
+          rejectRule: "IGNORED_INTERFACE",
+          rejectReason: "docker0: interface name matches the ignored pattern docker*",
         },
       ],
     });
