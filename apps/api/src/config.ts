@@ -106,7 +106,7 @@ const schema = z.object({
   HYPERLENS_TRUSTED_PROXIES: cidrList,
   HYPERLENS_INVENTORY_ADDRESS_FAMILY: z
     .enum(["ipv4", "ipv6"], { error: "must be ipv4 or ipv6" })
-    .default("ipv4"),
+    .optional(),
   HYPERLENS_INVENTORY_SUBNETS: cidrList,
   HYPERLENS_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   HYPERLENS_SUBSCRIPTION_RECHECK_SECONDS: z.coerce
@@ -151,8 +151,11 @@ export interface Config {
    * empty: the TCP peer is the client.
    */
   trustedProxies: Cidr[];
-  /** The inventory exports' primary address: this family first (`?prefer=` overrides it). */
-  inventoryAddressFamily: "ipv4" | "ipv6";
+  /**
+   * The inventory exports' primary address: this family first (`?prefer=` overrides it). Unset
+   * with inventorySubnets empty: the address rules' primary (docs/behaviour.md §10.9).
+   */
+  inventoryAddressFamily: "ipv4" | "ipv6" | undefined;
   /** The inventory exports' primary address: in these networks first, in order (`?subnet=`). */
   inventorySubnets: Cidr[];
   logLevel: "debug" | "info" | "warn" | "error" | "silent";

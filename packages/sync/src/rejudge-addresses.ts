@@ -241,7 +241,9 @@ export async function applyRulesChange(
       changed,
     );
     await db.$executeRawUnsafe(
-      `UPDATE virtual_machines v SET "primaryAddress" = r."primaryAddress" FROM ${from} WHERE v."id" = r."id"::uuid`,
+      // changedAt moves: the exports' ETags and "changed since" filters see the new addresses.
+      `UPDATE virtual_machines v SET "primaryAddress" = r."primaryAddress", "changedAt" = ${primaries.add(now.toISOString(), "timestamptz")}
+       FROM ${from} WHERE v."id" = r."id"::uuid`,
       ...primaries.values,
     );
     for (const j of changed) {

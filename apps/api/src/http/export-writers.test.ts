@@ -30,6 +30,7 @@ function host(overrides: Partial<HostRow> = {}, hostName = "web-01"): InventoryH
     orgName: null,
     vdcName: null,
     vappName: null,
+    primaryAddress: null,
     ips: [],
     macs: [],
     ...overrides,

@@ -29,7 +29,7 @@ const READ_AHEAD = 3;
 const hostsById = (withMacs: boolean) => `
   SELECT v.id, v.name, v.source, v."connectionId", v.kind, v.state, v."cpuCount",
     v."memoryBytes"::float8 AS "memoryBytes", v."guestOs", v."nodeName", v."clusterName",
-    v."datacenterName", v."hostName", v."orgName", v."vdcName", v."vappName",
+    v."datacenterName", v."hostName", v."orgName", v."vdcName", v."vappName", v."primaryAddress",
     array_to_string(v.tags, E'${SEPARATOR}') AS tags,
     array_to_string(ARRAY(SELECT i.address FROM ip_addresses i
       -- TRAP: docs/behaviour.md §14.11 — a rejected or last-known address is no address to reach the guest at.
@@ -64,6 +64,8 @@ export interface HostRow {
   orgName: string | null;
   vdcName: string | null;
   vappName: string | null;
+  /** The address rules' primary (docs/behaviour.md §10.9), possibly a last-known one. */
+  primaryAddress: string | null;
   ips: string[];
   macs: string[];
 }
@@ -171,12 +173,28 @@ export function orderAddresses(addresses: string[], preference: AddressPreferenc
 
 const split = (joined: string): string[] => (joined ? joined.split("\x1f") : []);
 
+/**
+ * A guest's accepted, current addresses, its primary first: the one the address rules picked
+ * (docs/behaviour.md §10.9), or — when the request or the server states a preference — the first
+ * in that order. A primary that is only last-known is no address to reach the guest at.
+ */
+export function exportAddresses(
+  row: Pick<HostRow, "ips" | "primaryAddress">,
+  preference: AddressPreference | undefined,
+): string[] {
+  if (preference) return orderAddresses(row.ips, preference);
+  const addresses = [...new Set(row.ips)].sort();
+  const primary = row.primaryAddress;
+  if (primary === null || !addresses.includes(primary)) return addresses;
+  return [primary, ...addresses.filter((address) => address !== primary)];
+}
+
 /** What the filter and visibility allow, in `HOST_PAGE_SIZE` pages by id. */
 export async function* inventoryHosts(
   prisma: PrismaClient,
   viewer: Viewer,
   where: Prisma.VirtualMachineWhereInput,
-  preference: AddressPreference,
+  preference: AddressPreference | undefined,
   { pageSize = HOST_PAGE_SIZE, withMacs = true }: HostReadOptions = {},
 ): AsyncGenerator<InventoryHost[]> {
   const statement = withMacs ? HOSTS_BY_ID.withMacs : HOSTS_BY_ID.withoutMacs;
@@ -220,7 +238,7 @@ export async function* inventoryHosts(
       if (!rows) return;
       ahead.push(readPage(start));
       yield rows.map((row) => {
-        const addresses = orderAddresses(row.ips, preference);
+        const addresses = exportAddresses(row, preference);
         return {
           hostName: suffixed.has(row.id) ? suffixedHostName(row.name, row.id) : row.name,
           globalId: vmGlobalId(row),

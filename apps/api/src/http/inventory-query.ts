@@ -124,8 +124,14 @@ function filterOf(params: URLSearchParams, defaultState?: readonly PowerState[])
   return filter;
 }
 
-/** `prefer` and `subnet` parameters over the server's default. */
-function preferenceOf(params: URLSearchParams, fallback: AddressPreference): AddressPreference {
+/**
+ * `prefer` and `subnet` parameters over the server's default; undefined when neither states one:
+ * the address rules' primary applies (docs/behaviour.md §10.9).
+ */
+function preferenceOf(
+  params: URLSearchParams,
+  fallback: AddressPreference | undefined,
+): AddressPreference | undefined {
   const prefer = params.getAll("prefer");
   if (prefer.length > 1 || (prefer[0] !== undefined && !["ipv4", "ipv6"].includes(prefer[0])))
     throw new InventoryQueryError("prefer", "prefer: give ipv4 or ipv6, once.");
@@ -136,9 +142,10 @@ function preferenceOf(params: URLSearchParams, fallback: AddressPreference): Add
       "subnet",
       `subnet: ${invalid.join(", ")} is not a network in CIDR form like 10.0.0.0/8 or fd00::/8.`,
     );
+  if (prefer.length === 0 && !params.has("subnet")) return fallback;
   return {
-    family: (prefer[0] as AddressFamily | undefined) ?? fallback.family,
-    subnets: params.has("subnet") ? networks : fallback.subnets,
+    family: (prefer[0] as AddressFamily | undefined) ?? fallback?.family ?? "ipv4",
+    subnets: params.has("subnet") ? networks : (fallback?.subnets ?? []),
   };
 }
 
@@ -146,7 +153,8 @@ function preferenceOf(params: URLSearchParams, fallback: AddressPreference): Add
 export interface InventoryQuery {
   /** The unified list's condition (schema/virtual-machine-filter.ts), before visibility. */
   where: ReturnType<typeof buildVmWhere>;
-  preference: AddressPreference;
+  /** The request's or the server's order of addresses; undefined: the address rules' primary. */
+  preference: AddressPreference | undefined;
   /** The query string as a canonical text: part of an ETag. */
   canonical: string;
 }
@@ -158,7 +166,7 @@ export interface InventoryQuery {
 export function readInventoryQuery(
   params: URLSearchParams,
   options: {
-    preference: AddressPreference;
+    preference: AddressPreference | undefined;
     defaultState?: readonly PowerState[];
     extra?: readonly string[];
   },

@@ -99,10 +99,13 @@ async function viewerOf(
 
 /** Returns the handler for the export paths; it answers false for any other path. */
 export function createInventoryRoutes(services: AppServices, config: Config) {
-  const preference = {
-    family: config.inventoryAddressFamily,
-    subnets: config.inventorySubnets,
-  };
+  // The server's own order, kept for installs that set it before address rules existed; unset,
+  // the address rules' primary applies (docs/behaviour.md §10.9).
+  const isServerOrder =
+    config.inventoryAddressFamily !== undefined || config.inventorySubnets.length > 0;
+  const preference = isServerOrder
+    ? { family: config.inventoryAddressFamily ?? "ipv4", subnets: config.inventorySubnets }
+    : undefined;
   const streams = {
     async [ANSIBLE_INVENTORY_PATH](viewer: Viewer, params: URLSearchParams, res: ServerResponse) {
       const query = readInventoryQuery(params, { preference });

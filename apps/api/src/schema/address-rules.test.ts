@@ -81,6 +81,17 @@ async function web01(): Promise<Web01> {
   return node;
 }
 
+/** web-01's ansible_host in the Ansible export. */
+async function hostOf(query = "") {
+  const res = await fetch(`${pve.app.url}/inventory/ansible${query}`, {
+    headers: { cookie: admin },
+  });
+  const inventory = (await res.json()) as {
+    _meta: { hostvars: Record<string, { ansible_host?: string }> };
+  };
+  return inventory._meta.hostvars["web-01"]?.ansible_host;
+}
+
 const ignoring = (subnet: string) => ({ ...SHIPPED, ignoredSubnets: [subnet] });
 
 beforeAll(async () => {
@@ -99,6 +110,11 @@ describe("address rules (docs/behaviour.md §10.9)", () => {
       isAccepted: false,
       rejectRule: "IGNORED_INTERFACE",
     });
+  });
+
+  it("exports reach a guest at the rules' primary unless the request states its own order", async () => {
+    expect(await hostOf()).toBe("10.10.0.11");
+    expect(await hostOf("?prefer=ipv6")).toBe("2001:db8:10::11");
   });
 
   it("previews global rules guest by guest without asking the hypervisor or writing anything", async () => {
@@ -194,6 +210,9 @@ describe("address rules (docs/behaviour.md §10.9)", () => {
     });
     expect(removed.map((e) => (e.data as { address: string }).address)).toContain("10.10.0.11");
 
+    // The exports reach the guest at the rules' primary, unless the request states its own order.
+    expect(await hostOf()).toBe("2001:db8:10::11");
+
     const resync = await pve.sync();
     expect(resync.counts.changed).toBe(0);
     expect(await web01()).toEqual(applied);
@@ -211,6 +230,7 @@ describe("address rules (docs/behaviour.md §10.9)", () => {
     const ownApplied = await web01();
     expect(ownApplied.primaryAddress).toBe("2001:db8:10::11");
     expect(ownApplied.ipAddresses.find((ip) => ip.address === "10.10.0.11")?.isAccepted).toBe(true);
+    expect(await hostOf(), "the export follows the rules' primary").toBe("2001:db8:10::11");
 
     const back = await gql(SET_CONNECTION, { connectionId: connectionGid(), rules: null }, manager);
     expect(back.data?.setConnectionAddressRules).toMatchObject({

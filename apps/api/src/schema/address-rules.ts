@@ -24,6 +24,7 @@ import {
   saveConnectionAddressRules,
   saveGlobalAddressRules,
 } from "../services/address-rules.ts";
+import { announceFeedAdvanced } from "../syncs/progress-events.ts";
 import { builder } from "./builder.ts";
 import { ConnectionNode } from "./connection.ts";
 import { AddressRejectRuleEnum } from "./inventory-enums.ts";
@@ -258,7 +259,12 @@ builder.mutationFields((t) => ({
     args: { rules: t.arg({ type: RulesInput, required: false }) },
     resolve: async (_root, args, ctx) => {
       requireAdminOfAll(ctx);
-      await saveGlobalAddressRules(ctx.prisma, ctx.events, args.rules ?? null, ctx.viewer);
+      await saveGlobalAddressRules(
+        ctx.prisma,
+        announceFeedAdvanced(ctx.events),
+        args.rules ?? null,
+        ctx.viewer,
+      );
       const saved = await readSavedGlobalAddressRules(ctx.prisma);
       return { global: saved ?? DEFAULT_ADDRESS_RULES, isShipped: saved === null };
     },
@@ -277,7 +283,7 @@ builder.mutationFields((t) => ({
       const connection = await manageableConnection(ctx, args.connectionId);
       await saveConnectionAddressRules(
         ctx.prisma,
-        ctx.events,
+        announceFeedAdvanced(ctx.events),
         connection.id,
         args.rules ?? null,
         ctx.viewer,

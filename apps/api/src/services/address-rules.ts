@@ -13,7 +13,6 @@ import {
   readGlobalAddressRules,
 } from "@hyperlens/sync";
 import { ValidationError } from "../errors.ts";
-import { announceFeedAdvanced, type SyncEvents } from "../syncs/progress-events.ts";
 import { type AuditActor, recordAudit } from "./audit.ts";
 
 type Db = Prisma.TransactionClient;
@@ -57,15 +56,22 @@ export async function previewConnectionAddressRules(
   return previewRulesChange(prisma, [{ connectionId, rules: compiledAddressRules(next) }]);
 }
 
-function announce(events: SyncEvents, summary: RulesChangeSummary, connectionIds: string[]) {
+/** Told, per connection, that its change feed advanced once the change has committed. */
+export type FeedAdvanced = (connectionId: string) => void;
+
+function announce(
+  onFeedAdvanced: FeedAdvanced,
+  summary: RulesChangeSummary,
+  connectionIds: string[],
+) {
   if (summary.changedVmCount === 0) return;
-  connectionIds.forEach(announceFeedAdvanced(events));
+  connectionIds.forEach((id) => onFeedAdvanced(id));
 }
 
 /** Saves the global rules (null: back to the shipped ones) and applies them at once. */
 export async function saveGlobalAddressRules(
   prisma: PrismaClient,
-  events: SyncEvents,
+  onFeedAdvanced: FeedAdvanced,
   rules: AddressRules | null,
   actor: AuditActor | null,
 ): Promise<RulesChangeSummary> {
@@ -93,7 +99,7 @@ export async function saveGlobalAddressRules(
     return applyRulesChange(tx, targets, new Date());
   }, APPLY_TRANSACTION);
   announce(
-    events,
+    onFeedAdvanced,
     summary,
     targets.map((t) => t.connectionId),
   );
@@ -103,7 +109,7 @@ export async function saveGlobalAddressRules(
 /** Saves a connection's own rules (null: it follows the global ones again) and applies them at once. */
 export async function saveConnectionAddressRules(
   prisma: PrismaClient,
-  events: SyncEvents,
+  onFeedAdvanced: FeedAdvanced,
   connectionId: string,
   rules: AddressRules | null,
   actor: AuditActor | null,
@@ -134,6 +140,6 @@ export async function saveConnectionAddressRules(
       new Date(),
     );
   }, APPLY_TRANSACTION);
-  announce(events, summary, [connectionId]);
+  announce(onFeedAdvanced, summary, [connectionId]);
   return summary;
 }
