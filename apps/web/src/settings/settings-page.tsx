@@ -41,7 +41,7 @@ export function SettingsPage(props: {
   return (
     <div className="settings-page">
       <h1>{t("nav.settings")}</h1>
-      <div role="tablist" aria-label={t("settings.sources")} className="tabs">
+      <div role="tablist" aria-label={t("settings.sections")} className="tabs">
         {allowed.map((k) => (
           <button
             key={k}
