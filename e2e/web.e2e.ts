@@ -228,7 +228,8 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await page.getByText(/^1 guest /).waitFor();
     await table.getByRole("button", { name: /db-01/ }).click();
     const drawer = page.getByRole("dialog", { name: "db-01" });
-    await drawer.getByText("Red Hat Enterprise Linux 9 (64-bit)").waitFor();
+    // The OS name shows twice: the hypervisor's and, under "Reported by the guest", VMware Tools'.
+    await drawer.getByText("Red Hat Enterprise Linux 9 (64-bit)").first().waitFor();
     await drawer.getByText("RHEL_9_64", { exact: true }).waitFor();
     await drawer.getByText("BIOS UUID").waitFor();
     await drawer.getByText("Network adapter 2", { exact: true }).waitFor();

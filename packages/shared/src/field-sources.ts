@@ -75,3 +75,22 @@ export function fieldSourceGaps(
       .sort(),
   };
 }
+
+/**
+ * The fields every source fills the same way from its `reportedAddresses`: what the address rules
+ * (docs/behaviour.md §10.9) make of them.
+ */
+export function addressRuleFieldSources(missingWhen: string): FieldSource[] {
+  return [
+    {
+      field: "ips",
+      from: "`reportedAddresses` judged by the connection's address rules (docs/behaviour.md §10.9): each kept, or rejected with its rule and reason",
+      missingWhen,
+    },
+    {
+      field: "primaryAddress",
+      from: "the accepted address the primary-address rule picks (docs/behaviour.md §10.9)",
+      missingWhen: "no address was accepted",
+    },
+  ];
+}

@@ -1,6 +1,6 @@
 // The neutral inventory shape (docs/behaviour.md §6): what every source adapter produces and the sync engine
 // reconciles. Universal code: no server-only imports, so the web app can use the same types.
-import type { AddressRejectRule } from "./address-rules/apply.ts";
+import type { AddressRejectRule, ReportedAddress } from "./address-rules/apply.ts";
 
 import type { GuestReport, GuestValueField } from "./guest-values.ts";
 
@@ -124,7 +124,16 @@ export interface NeutralVm {
   tags: string[];
   location: NeutralLocation;
   nics: NeutralNic[];
+  /**
+   * Every address the source reported for the guest, raw, before any rule (docs/behaviour.md
+   * §10.9): the sync judges these by the connection's rules and keeps them, so a rules change can
+   * be previewed and applied without asking the hypervisor.
+   */
+  reportedAddresses: ReportedAddress[];
+  /** What the rules made of `reportedAddresses`: an adapter fills it by the shipped rules. */
   ips: NeutralIp[];
+  /** The accepted address the primary rule picked (docs/behaviour.md §10.9). */
+  primaryAddress?: string;
   /**
    * false when the guest agent / VMware Tools were silent this time: the AGENT addresses stored
    * before are kept as last-known with their old lastConfirmedAt (docs/behaviour.md §10 last-known IPs).

@@ -28,6 +28,8 @@ export interface VmSummary {
   nics: string[];
   /** "10.0.0.5/24 (AGENT)" per address, rejected ones marked, sorted. */
   ips: string[];
+  /** The address exports reach the guest at (docs/behaviour.md §10.9). */
+  primaryAddress: string | null;
   /** "scsi0 34359738368 local-lvm" per disk, sorted. */
   disks: string[];
   details: JsonObject;
@@ -69,6 +71,7 @@ const OTHER_FIELDS = [
   "backing",
   "nics",
   "ips",
+  "primaryAddress",
   "disks",
 ] as const;
 
@@ -126,6 +129,7 @@ export function summarizeNeutralVm(vm: NeutralVm, listKey: string): VmSummary {
     backing: vm.backing ? `${vm.backing.vcenterId}/${vm.backing.moref}` : null,
     nics: sorted(vm.nics.map(nicLine)),
     ips: sorted(vm.ips.map(ipLine)),
+    primaryAddress: vm.primaryAddress ?? null,
     disks: sorted(vm.disks.map(diskLine)),
     details: vm.details,
   };

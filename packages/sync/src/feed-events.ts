@@ -17,9 +17,12 @@ export interface FeedIp {
   isAccepted: boolean;
 }
 
+/** Who appends an event: a sync (its run), or a change made outside one (no run). */
+export type FeedContext = Pick<WriteContext, "connectionId" | "now"> & { syncRunId: string | null };
+
 /** The fields common to every event of one sync about one subject. */
 function eventOf(
-  ctx: WriteContext,
+  ctx: FeedContext,
   type: NewInventoryEvent["type"],
   subject: { id: string; name: string } | null,
   data: NewInventoryEvent["data"],
@@ -75,9 +78,20 @@ export function feedEventsOfWrite(
   } else if (write.change === "changed" && Object.keys(changes).length) {
     events.push(eventOf(ctx, "VM_CHANGED", subject, { externalId, changes }));
   }
-  if (!ips) return events;
-  const before = acceptedByKey(ips.before);
-  const after = acceptedByKey(ips.after);
+  if (ips) events.push(...ipChangeEvents(ctx, subject, ips.before, ips.after));
+  return events;
+}
+
+/** IP_ADDED / IP_REMOVED for a guest's accepted addresses that came or went. */
+export function ipChangeEvents(
+  ctx: FeedContext,
+  subject: { id: string; name: string },
+  ipsBefore: readonly FeedIp[],
+  ipsAfter: readonly FeedIp[],
+): NewInventoryEvent[] {
+  const events: NewInventoryEvent[] = [];
+  const before = acceptedByKey(ipsBefore);
+  const after = acceptedByKey(ipsAfter);
   for (const [key, ip] of after) {
     if (!before.has(key)) events.push(eventOf(ctx, "IP_ADDED", subject, ipData(ip)));
   }

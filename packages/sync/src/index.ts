@@ -1,3 +1,12 @@
+export {
+  compiledAddressRules,
+  type EffectiveAddressRules,
+  GLOBAL_ADDRESS_RULES_KEY,
+  readEffectiveAddressRules,
+  readGlobalAddressRules,
+  readSavedGlobalAddressRules,
+  storedAddressRules,
+} from "./address-rules-store.ts";
 export { canonicalJson } from "./canonical-json.ts";
 export {
   diffVm,
@@ -24,4 +33,11 @@ export {
   type SuppressedItem,
 } from "./plan.ts";
 export type { PreviewEntry, SyncPreview } from "./preview.ts";
+export {
+  applyRulesChange,
+  type GuestAddressChange,
+  previewRulesChange,
+  type RulesChangeSummary,
+  type RulesTarget,
+} from "./rejudge-addresses.ts";
 export { type RunSyncOptions, runSync, type SyncResult, ZERO_COUNTS } from "./run-sync.ts";

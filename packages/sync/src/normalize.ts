@@ -1,4 +1,4 @@
-import type { NeutralIp, NeutralVm } from "@hyperlens/shared";
+import type { NeutralIp, NeutralVm, ReportedAddress } from "@hyperlens/shared";
 
 const byKey = <T extends { key: string }>(a: T, b: T) =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
@@ -12,6 +12,21 @@ function uniqueBy<T>(items: T[], identity: (item: T) => string): T[] {
   const seen = new Map<string, T>();
   for (const item of items) if (!seen.has(identity(item))) seen.set(identity(item), item);
   return [...seen.values()];
+}
+
+/**
+ * A report in one canonical form: addresses lower-case (RFC 5952, so "FE80::1" and "fe80::1" are
+ * one), one per (address, interface) as the database allows, in the order reported — the primary
+ * rule's last tie-break.
+ */
+export function normalizeReported(reported: readonly ReportedAddress[]): ReportedAddress[] {
+  return uniqueBy(
+    reported.map((entry) => {
+      const address = entry.address.toLowerCase();
+      return address === entry.address ? entry : { ...entry, address };
+    }),
+    ipIdentity,
+  );
 }
 
 /**
@@ -35,6 +50,7 @@ export function normalizeVm(vm: NeutralVm): NeutralVm {
       }),
       ipIdentity,
     ).sort((a, b) => (ipIdentity(a) < ipIdentity(b) ? -1 : ipIdentity(a) > ipIdentity(b) ? 1 : 0)),
+    reportedAddresses: normalizeReported(vm.reportedAddresses),
     disks: uniqueBy(vm.disks, (disk) => disk.key).sort(byKey),
   };
 }

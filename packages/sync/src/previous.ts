@@ -1,5 +1,5 @@
 import type { GuestValue, IpAddress, Prisma } from "@hyperlens/db";
-import type { Confirmation, JsonObject } from "@hyperlens/shared";
+import type { Confirmation, JsonObject, ReportedAddress } from "@hyperlens/shared";
 import { diskLine, ipLine, nicLine, type VmSummary } from "./diff.ts";
 
 /** The stored version of a guest about to be rewritten: for its diff and its last-known IPs. */
@@ -11,6 +11,8 @@ export interface PreviousVm {
   removedAt: Date | null;
   confirmation: Confirmation;
   ips: IpAddress[];
+  /** The raw address report stored with it (docs/behaviour.md §10.9). */
+  reportedAddresses: ReportedAddress[];
   guestValues: GuestValue[];
 }
 
@@ -50,6 +52,7 @@ export async function loadPrevious(
         removedAt: row.removedAt,
         confirmation: row.confirmation,
         ips: ips.get(row.id) ?? [],
+        reportedAddresses: row.reportedAddresses as unknown as ReportedAddress[],
         guestValues: guestValues.get(row.id) ?? [],
         summary: {
           listKey: row.listKey,
@@ -78,6 +81,7 @@ export async function loadPrevious(
               : null,
           nics: (nics.get(row.id) ?? []).map(nicLine).sort(),
           ips: (ips.get(row.id) ?? []).map((ip) => ipLine(ip)).sort(),
+          primaryAddress: row.primaryAddress,
           disks: (disks.get(row.id) ?? [])
             .map((d) => diskLine({ ...d, capacityBytes: num(d.capacityBytes) }))
             .sort(),

@@ -233,22 +233,37 @@ describe("children of a changed guest", () => {
     ]);
   });
 
-  it("rejected IPs are stored with isAccepted=false and their reason", async () => {
-    const reason = "docker0: MAC 02:42:ac:11:00:01 is not a NIC of this VM";
+  it("rejected IPs are stored with isAccepted=false, their reason and their rule (docs/behaviour.md §10.9)", async () => {
+    const guest = (address: string, interfaceName: string, mac: string) => ({
+      address,
+      origin: "AGENT" as const,
+      reportedBy: "guest" as const,
+      interfaceName,
+      mac,
+    });
     const vm = makeVm(100, {
-      ips: [
-        {
-          address: "172.17.0.1",
-          origin: "AGENT",
-          interfaceName: "docker0",
-          isAccepted: false,
-          rejectReason: reason,
-        },
+      reportedAddresses: [
+        guest("10.0.0.100", "eth0", "bc:24:11:00:00:64"),
+        guest("172.17.0.1", "docker0", "02:42:ac:11:00:01"),
+        guest("192.168.5.5", "eth9", "02:42:ac:11:00:02"),
       ],
     });
     await sync({ lists: [okList("pve1/qemu", [vm])] });
-    const [ip] = (await vmRow("100")).ips;
-    expect(ip).toMatchObject({ address: "172.17.0.1", isAccepted: false, rejectReason: reason });
+    const row = await vmRow("100");
+    const byAddress = new Map(row.ips.map((ip) => [ip.address, ip]));
+    expect(byAddress.get("10.0.0.100")).toMatchObject({ isAccepted: true, nicKey: "net0" });
+    expect(byAddress.get("172.17.0.1")).toMatchObject({
+      isAccepted: false,
+      rejectRule: "IGNORED_INTERFACE",
+      rejectReason: "docker0: interface name matches the ignored pattern docker*",
+    });
+    expect(byAddress.get("192.168.5.5")).toMatchObject({
+      isAccepted: false,
+      rejectRule: "UNMATCHED_MAC",
+      rejectReason: "eth9: MAC 02:42:ac:11:00:02 is not a NIC of this VM",
+    });
+    expect(row.primaryAddress).toBe("10.0.0.100");
+    expect(row.reportedAddresses).toHaveLength(3);
   });
 });
 

@@ -9,6 +9,8 @@ import {
   type SyncRunOutcome,
   type SyncTrigger,
 } from "@hyperlens/shared";
+import { compiledAddressRules, readEffectiveAddressRules } from "./address-rules-store.ts";
+import { withResolvedAddresses } from "./addresses.ts";
 import { diffWrite } from "./changes.ts";
 import { edgeGatewayEvents, runOutcomeEvents } from "./feed-events.ts";
 import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
@@ -326,13 +328,17 @@ async function reconcile(
     // of changed guests never holds all their rows and children at once.
     const changes = new Map<PlannedWrite, JsonObject>();
     const changed = plan.writes.filter((w) => w.stored && w.isContentChanged);
+    const rules = compiledAddressRules(
+      (await readEffectiveAddressRules(prisma, connectionId)).rules,
+    );
     for (const part of chunk(changed, VM_CHUNK_SIZE)) {
       const previous = await loadPrevious(
         prisma,
         part.flatMap((w) => (w.stored ? [w.stored.id] : [])),
       );
       for (const write of part) {
-        const diff = diffWrite(write, write.stored ? previous.get(write.stored.id) : undefined);
+        const before = write.stored ? previous.get(write.stored.id) : undefined;
+        const diff = diffWrite(withResolvedAddresses(write, before, rules, ctx).write, before);
         changes.set(write, { ...diff.moved, ...diff.changed });
       }
     }

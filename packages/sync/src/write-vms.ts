@@ -1,17 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { type IpAddress, type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
+import { type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
 import {
-  effectiveIpConfirmedAt,
   effectiveReportedAt,
   type GuestValueField,
   type NeutralDisk,
-  type NeutralIp,
   type NeutralNic,
 } from "@hyperlens/shared";
+import { compiledAddressRules, readEffectiveAddressRules } from "./address-rules-store.ts";
+import { type IpRow, insertIpRows, withResolvedAddresses } from "./addresses.ts";
 import { diffWrite, eventsOfWrite, type PlannedEvent } from "./changes.ts";
 import { feedEventsOfWrite } from "./feed-events.ts";
 import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
-import { ipIdentity } from "./normalize.ts";
 import type { PlannedWrite } from "./plan.ts";
 import { loadPrevious, type PreviousVm } from "./previous.ts";
 import {
@@ -61,11 +60,24 @@ const VM_COLUMNS: Column<PlannedWrite>[] = (<[string, string, (w: PlannedWrite) 
   ["backingVcenterId", "text", (w) => w.vm.backing?.vcenterId],
   ["backingMoref", "text", (w) => w.vm.backing?.moref],
   ["guestReport", "jsonb", (w) => w.vm.guestReport],
+  ["reportedAddresses", "jsonb", (w) => w.vm.reportedAddresses],
+  ["primaryAddress", "text", (w) => w.vm.primaryAddress],
   ["id", "uuid", (w) => w.stored?.id ?? randomUUID()],
 ]).map(([name, cast, value]) => ({ name, cast, value }));
 
+/**
+ * Written only with the guest's children: a guest rewritten just to confirm it keeps the addresses
+ * its stored report was judged into (a rules change may have judged it since).
+ */
+const WITH_CHILDREN = new Set(["reportedAddresses", "primaryAddress"]);
+
 const UPDATED = VM_COLUMNS.filter((c) => c.name !== "id")
-  .map((c) => `"${c.name}" = EXCLUDED."${c.name}"`)
+  .map((c) =>
+    WITH_CHILDREN.has(c.name)
+      ? `"${c.name}" = CASE WHEN virtual_machines."fingerprint" IS DISTINCT FROM EXCLUDED."fingerprint"
+           THEN EXCLUDED."${c.name}" ELSE virtual_machines."${c.name}" END`
+      : `"${c.name}" = EXCLUDED."${c.name}"`,
+  )
   .join(", ");
 
 /**
@@ -99,60 +111,6 @@ async function upsertVms(
     ...params.values,
   );
   return new Map(rows.map((row) => [row.externalId, row.id]));
-}
-
-interface IpRow extends NeutralIp {
-  vmId: string;
-  lastConfirmedAt: Date;
-  isLastKnown: boolean;
-}
-
-/**
- * The AGENT addresses a silent agent leaves as last-known (docs/behaviour.md §10), each with the time a sync
- * last saw it: for one the previous read still held, when the guest itself was last seen.
- */
-function lastKnownAgentIps(
-  ctx: WriteContext,
-  vmId: string,
-  previous: PreviousVm,
-  fresh: NeutralIp[],
-): IpRow[] {
-  const freshIds = new Set(fresh.map(ipIdentity));
-  const previousSync = { lastSuccessAt: ctx.previousSuccessAt };
-  return previous.ips
-    .filter((ip) => ip.origin === "AGENT" && !freshIds.has(ipIdentity(ip)))
-    .map((ip: IpAddress) => ({
-      vmId,
-      address: ip.address,
-      prefixLength: ip.prefixLength ?? undefined,
-      origin: "AGENT",
-      interfaceName: ip.interfaceName,
-      nicKey: ip.nicKey ?? undefined,
-      isAccepted: ip.isAccepted,
-      rejectReason: ip.rejectReason ?? undefined,
-      lastConfirmedAt: effectiveIpConfirmedAt(ip, previous, previousSync),
-      isLastKnown: true,
-    }));
-}
-
-/** The address rows a rewritten guest will have: what the source reported, and its last-known ones. */
-function ipRowsOf(
-  ctx: WriteContext,
-  write: PlannedWrite,
-  id: string,
-  previous: PreviousVm | undefined,
-): IpRow[] {
-  const rows: IpRow[] = write.vm.ips.map((ip) => ({
-    ...ip,
-    vmId: id,
-    lastConfirmedAt: ctx.now,
-    isLastKnown: false,
-  }));
-  // TRAP: docs/behaviour.md §10 last-known IPs — without it a stopped VM loses the addresses it had.
-  if (!write.vm.ipsFromGuestAreLive && previous) {
-    rows.push(...lastKnownAgentIps(ctx, id, previous, write.vm.ips));
-  }
-  return rows;
 }
 
 interface GuestValueRow {
@@ -201,7 +159,7 @@ function guestValueRowsOf(
 interface Rewritten {
   write: PlannedWrite;
   id: string;
-  ips: IpRow[];
+  ips: (IpRow & { vmId: string })[];
   guestValues: GuestValueRow[];
 }
 
@@ -220,7 +178,7 @@ async function replaceChildren(db: RawSql, rewritten: Rewritten[]): Promise<numb
   }
   const nics: (NeutralNic & { vmId: string })[] = [];
   const disks: (NeutralDisk & { vmId: string })[] = [];
-  const ips: IpRow[] = [];
+  const ips: (IpRow & { vmId: string })[] = [];
   const guestValues: GuestValueRow[] = [];
   for (const { write, id, ips: rows, guestValues: values } of rewritten) {
     for (const nic of write.vm.nics) nics.push({ ...nic, vmId: id });
@@ -259,29 +217,7 @@ async function replaceChildren(db: RawSql, rewritten: Rewritten[]): Promise<numb
     ],
     disks,
   );
-  written += await insertRows(
-    db,
-    "ip_addresses",
-    [
-      { name: "id", cast: "uuid", value: uuid },
-      { name: "vmId", cast: "uuid", value: (i) => i.vmId },
-      { name: "nicKey", cast: "text", value: (i) => i.nicKey },
-      { name: "address", cast: "text", value: (i) => i.address },
-      { name: "prefixLength", cast: "int", value: (i) => i.prefixLength },
-      { name: "origin", cast: '"IpOrigin"', value: (i) => i.origin },
-      { name: "interfaceName", cast: "text", value: (i) => i.interfaceName ?? "" },
-      { name: "isAccepted", cast: "boolean", value: (i) => i.isAccepted },
-      { name: "rejectReason", cast: "text", value: (i) => i.rejectReason },
-      {
-        name: "lastConfirmedAt",
-        cast: "timestamptz",
-        value: (i) => i.lastConfirmedAt.toISOString(),
-      },
-      { name: "isLastKnown", cast: "boolean", value: (i) => i.isLastKnown },
-    ],
-    ips,
-    'ON CONFLICT ("vmId","address","interfaceName") DO NOTHING',
-  );
+  written += await insertIpRows(db, ips);
   written += await insertRows(
     db,
     "guest_values",
@@ -342,18 +278,34 @@ export async function writeVmChunk(
     writes.flatMap((w) => (w.stored && w.isContentChanged ? [w.stored.id] : [])),
   );
   const { total, appended } = await rawTransaction(prisma, async (db) => {
-    const written = await upsertVms(db, ctx, writes);
+    // TRAP: docs/behaviour.md §10.9 — read under the connection's share lock: a rules change
+    // saved while this sync ran must not be overwritten by rules it replaced.
+    const { rules } = await readEffectiveAddressRules(db, ctx.connectionId, "share");
+    const compiled = compiledAddressRules(rules);
+    const resolved = writes.map((write) =>
+      withResolvedAddresses(
+        write,
+        write.stored ? previous.get(write.stored.id) : undefined,
+        compiled,
+        ctx,
+      ),
+    );
+    const written = await upsertVms(
+      db,
+      ctx,
+      resolved.map((r) => r.write),
+    );
     const rewritten: Rewritten[] = [];
     const events: (PlannedEvent & { vmId: string })[] = [];
     const feed: NewInventoryEvent[] = [];
-    for (const write of writes) {
+    for (const { write, addresses } of resolved) {
       const id = written.get(write.vm.externalId);
       if (!id) continue;
       const before = write.stored ? previous.get(write.stored.id) : undefined;
       const diff = diffWrite(write, before);
       let ips: Parameters<typeof feedEventsOfWrite>[4];
-      if (write.isContentChanged) {
-        const rows = ipRowsOf(ctx, write, id, before);
+      if (addresses) {
+        const rows = addresses.rows.map((row) => ({ ...row, vmId: id }));
         rewritten.push({
           write,
           id,

@@ -18,6 +18,7 @@ import "./audit-log.ts";
 import "./identity-provider.ts";
 import "./directory-sign-in.ts";
 import "./webhook.ts";
+import "./address-rules.ts";
 
 builder.queryType({});
 builder.mutationType({});

@@ -1,5 +1,6 @@
 // Enums of the inventory types, shared by the types and their filters.
 import {
+  ADDRESS_REJECT_RULES,
   type Confirmation,
   GUEST_KINDS,
   IP_ORIGINS,
@@ -28,4 +29,8 @@ export const IpOriginEnum = builder.enumType("IpOrigin", {
 });
 export const VmEventTypeEnum = builder.enumType("VmEventType", {
   values: VM_EVENT_TYPES,
+});
+export const AddressRejectRuleEnum = builder.enumType("AddressRejectRule", {
+  description: "The address rule that rejected an address (docs/behaviour.md §10.9).",
+  values: ADDRESS_REJECT_RULES,
 });

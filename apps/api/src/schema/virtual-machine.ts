@@ -2,7 +2,11 @@
 // with source-specific fields on ProxmoxGuest, VcdVm and VcenterVm. Lists page by cursor so rows
 // added while a client pages through cause neither duplicates nor gaps.
 import type { Prisma } from "@hyperlens/db";
-import { effectiveIpConfirmedAt, effectiveLastSeenAt } from "@hyperlens/shared";
+import {
+  type AddressRejectRule,
+  effectiveIpConfirmedAt,
+  effectiveLastSeenAt,
+} from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
 import { visibleVms } from "../auth/visibility.ts";
 import { builder } from "./builder.ts";
@@ -15,6 +19,7 @@ import {
   MissingReasonRef,
 } from "./guest-values.ts";
 import {
+  AddressRejectRuleEnum,
   ConfirmationEnum,
   GuestKindEnum,
   IpOriginEnum,
@@ -71,6 +76,12 @@ builder.prismaObject("IpAddress", {
     nicKey: t.exposeString("nicKey", { nullable: true }),
     isAccepted: t.exposeBoolean("isAccepted"),
     rejectReason: t.exposeString("rejectReason", { nullable: true }),
+    rejectRule: t.field({
+      type: AddressRejectRuleEnum,
+      nullable: true,
+      description: "The address rule that rejected it; null for an accepted address.",
+      resolve: (ip) => ip.rejectRule as AddressRejectRule | null,
+    }),
     lastConfirmedAt: t.field({
       type: "DateTime",
       description:
@@ -166,6 +177,11 @@ export const VirtualMachineInterface = builder.prismaInterface("VirtualMachine",
       nullable: true,
       description:
         'The guest OS as the source\'s UI names it ("Red Hat Enterprise Linux 9 (64-bit)"); an OS code no table knows stays as the source sent it.',
+    }),
+    primaryAddress: t.exposeString("primaryAddress", {
+      nullable: true,
+      description:
+        "The accepted address the primary-address rule picks (docs/behaviour.md §10.9): what exports reach the guest at.",
     }),
     guestOsCode: t.exposeString("guestOsCode", {
       nullable: true,

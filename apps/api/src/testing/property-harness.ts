@@ -304,6 +304,7 @@ export function neutralVm(id: string, node = "n"): NeutralVm {
     tags: [],
     location: { nodeName: node },
     nics: [{ key: "net0", mac, network: "vmbr0", model: "virtio", isConnected: true }],
+    reportedAddresses: [],
     ips: [],
     ipsFromGuestAreLive: false,
     disks: [],

@@ -1,12 +1,13 @@
 // Seeds inventory the way production does: a snapshot through the sync engine.
 import type { ConnectionKind, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
 import { runSync } from "@hyperlens/sync";
+import { withReport } from "@hyperlens/sync/testing";
 import type { AppServices } from "../context.ts";
 import { saveConnection } from "../services/connections.ts";
 
 /** A neutral VM with sensible defaults. */
 export function neutralVm(externalId: string, overrides: Partial<NeutralVm> = {}): NeutralVm {
-  return {
+  return withReport({
     externalId,
     name: `vm-${externalId}`,
     kind: "VM",
@@ -25,7 +26,7 @@ export function neutralVm(externalId: string, overrides: Partial<NeutralVm> = {}
     disks: [{ key: "scsi0", capacityBytes: 32 * 1024 ** 3 }],
     details: {},
     ...overrides,
-  };
+  });
 }
 
 /** Creates a connection of a kind (pointing nowhere) and syncs the given VMs into it. */

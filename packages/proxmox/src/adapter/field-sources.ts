@@ -1,5 +1,5 @@
 // Where each field of a Proxmox VE guest comes from (rendered into docs/inventory.md).
-import type { FieldSource } from "@hyperlens/shared";
+import { addressRuleFieldSources, type FieldSource } from "@hyperlens/shared";
 
 const QEMU_CONFIG = "`GET /nodes/{node}/qemu/{vmid}/config`";
 const LXC_CONFIG = "`GET /nodes/{node}/lxc/{vmid}/config`";
@@ -70,11 +70,14 @@ export const PROXMOX_FIELD_SOURCES: readonly FieldSource[] = [
   },
   { field: "nics[].vlan", from: "`tag=`", missingWhen: "untagged" },
   {
-    field: "ips",
-    from: "QEMU: `GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces` → `result[].ip-addresses[]`, only on the VM's NICs (by MAC); containers: config `ipN`/`ip6` static addresses and `GET /nodes/{node}/lxc/{vmid}/interfaces`",
+    field: "reportedAddresses",
+    from: "QEMU: `GET /nodes/{node}/qemu/{vmid}/agent/network-get-interfaces` → `result[].ip-addresses[]` with each interface's name and MAC; containers: config `ipN`/`ip6` static addresses and `GET /nodes/{node}/lxc/{vmid}/interfaces`",
     missingWhen:
       "VM stopped, guest agent not configured or not running, the token lacks the agent privilege (`VM.Monitor` before 9, `VM.GuestAgent.Audit` from 9); container stopped with DHCP addressing",
   },
+  ...addressRuleFieldSources(
+    "VM stopped, guest agent not configured or not running, the token lacks the agent privilege (`VM.Monitor` before 9, `VM.GuestAgent.Audit` from 9); container stopped with DHCP addressing",
+  ),
   {
     field: "guestValues.HOSTNAME",
     from: "QEMU: `GET /nodes/{node}/qemu/{vmid}/agent/get-host-name` → `result.host-name`; containers: config `hostname`",

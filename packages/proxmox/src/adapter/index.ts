@@ -1,6 +1,6 @@
 export { PROXMOX_FIELD_SOURCES } from "./field-sources.ts";
-export { type ConfiguredNic, selectGuestIps } from "./ip-selection.ts";
-export { type GuestPlace, mapLxcGuest, mapQemuGuest } from "./map-guest.ts";
+
+export { agentReportedAddresses, type GuestPlace, mapLxcGuest, mapQemuGuest } from "./map-guest.ts";
 export {
   agentPrivilege,
   agentPrivilegeWarning,

@@ -1,20 +1,23 @@
 // Maps what the Proxmox client read about one guest into the neutral shape (docs/behaviour.md §6).
-import type {
-  GuestReport,
-  GuestValueField,
-  JsonObject,
-  JsonValue,
-  NeutralDisk,
-  NeutralIp,
-  NeutralNic,
-  NeutralPowerState,
-  NeutralVm,
+import {
+  type GuestReport,
+  type GuestValueField,
+  guestReportedAddresses,
+  type JsonObject,
+  type JsonValue,
+  judgedByShippedRules,
+  type NeutralDisk,
+  type NeutralNic,
+  type NeutralPowerState,
+  type NeutralVm,
+  normalizeMac,
+  type ReportedAddress,
 } from "@hyperlens/shared";
 import type { AgentIdentity, AgentInterfacesOutcome, LxcInterfacesOutcome } from "../client.ts";
 import type { GuestDisk } from "../config/disks.ts";
+import type { GuestInterface } from "../parse/agent-interfaces.ts";
 import type { LxcConfig, QemuConfig } from "../parse/guest-config.ts";
 import type { ProxmoxGuestSummary } from "../parse/guest-list.ts";
-import { selectGuestIps } from "./ip-selection.ts";
 import { osName } from "./os-names.ts";
 
 /** Where the guest was found. */
@@ -147,6 +150,17 @@ function agentValues(
   );
 }
 
+/** The addresses the guest agent (or, for a container, the host) reported, raw. */
+export function agentReportedAddresses(interfaces: readonly GuestInterface[]): ReportedAddress[] {
+  return guestReportedAddresses(
+    interfaces.map((iface) => ({
+      name: iface.name,
+      mac: iface.mac,
+      addresses: iface.addresses.map((a) => ({ address: a.address, prefixLength: a.prefix })),
+    })),
+  );
+}
+
 /** A QEMU VM: NICs and disks from its config, IPs from the agent filtered by those NICs. */
 export function mapQemuGuest(
   summary: ProxmoxGuestSummary,
@@ -163,7 +177,10 @@ export function mapQemuGuest(
     isConnected: !n.isLinkDown,
     ...(n.vlanTag === null ? {} : { vlan: n.vlanTag }),
   }));
-  const ips = agent?.kind === "ok" ? selectGuestIps(agent.interfaces, config.nics) : [];
+  const addresses = judgedByShippedRules(
+    agent?.kind === "ok" ? agentReportedAddresses(agent.interfaces) : [],
+    config.nics,
+  );
   const disks = toDisks(config.disks);
   return {
     ...base(summary, place, config),
@@ -174,7 +191,7 @@ export function mapQemuGuest(
     memoryBytes: config.memoryMiB * MIB,
     ...(sum(disks) === undefined ? {} : { diskTotalBytes: sum(disks) }),
     nics,
-    ips,
+    ...addresses,
     ipsFromGuestAreLive: agent?.kind === "ok",
     disks,
     guestValues: agentValues(identity),
@@ -186,16 +203,17 @@ export function mapQemuGuest(
   };
 }
 
-function configuredIps(config: LxcConfig): NeutralIp[] {
+/** The addresses a container's config declares (`ip=10.0.0.5/24`); `ip=dhcp` declares none. */
+function configuredAddresses(config: LxcConfig): ReportedAddress[] {
   return config.nics.flatMap((nic) =>
-    [nic.ipv4, nic.ipv6].flatMap((ip): NeutralIp[] =>
+    [nic.ipv4, nic.ipv6].flatMap((ip): ReportedAddress[] =>
       ip?.kind === "static"
         ? [
             {
               address: ip.address,
               origin: "STATIC_CONFIG",
+              reportedBy: "config",
               nicKey: nic.key,
-              isAccepted: true,
               ...(ip.prefix === null ? {} : { prefixLength: ip.prefix }),
               ...(nic.name ? { interfaceName: nic.name } : {}),
             },
@@ -203,6 +221,26 @@ function configuredIps(config: LxcConfig): NeutralIp[] {
         : [],
     ),
   );
+}
+
+/**
+ * The addresses the host reports live for a running container, raw; one on a NIC the config sets
+ * to `ip=dhcp` is DHCP-leased. The config already states static addresses: the live copy adds nothing.
+ */
+function liveAddresses(
+  config: LxcConfig,
+  live: LxcInterfacesOutcome | undefined,
+  statics: readonly ReportedAddress[],
+): ReportedAddress[] {
+  if (live?.kind !== "ok") return [];
+  const dhcpMacs = new Set(
+    config.nics
+      .filter((n) => n.ipv4?.kind === "dhcp" || n.ipv6?.kind === "dhcp")
+      .map((n) => normalizeMac(n.mac)),
+  );
+  return agentReportedAddresses(live.interfaces)
+    .filter((a) => !statics.some((s) => s.address === a.address))
+    .map((a) => (dhcpMacs.has(normalizeMac(a.mac)) ? { ...a, origin: "DHCP" as const } : a));
 }
 
 /** How a container's live interfaces fared (docs/behaviour.md §10.11). */
@@ -230,16 +268,11 @@ export function mapLxcGuest(
     model: "veth",
     ...(n.vlanTag === null ? {} : { vlan: n.vlanTag }),
   }));
-  const statics = configuredIps(config);
-  const dhcpNics = new Set(
-    config.nics.filter((n) => n.ipv4?.kind === "dhcp" || n.ipv6?.kind === "dhcp").map((n) => n.key),
+  const statics = configuredAddresses(config);
+  const addresses = judgedByShippedRules(
+    [...statics, ...liveAddresses(config, live, statics)],
+    config.nics,
   );
-  const liveIps = (live?.kind === "ok" ? selectGuestIps(live.interfaces, config.nics) : [])
-    // The config already states static addresses; the live copy adds nothing.
-    .filter((ip) => !statics.some((s) => s.address === ip.address))
-    .map(
-      (ip): NeutralIp => (ip.nicKey && dhcpNics.has(ip.nicKey) ? { ...ip, origin: "DHCP" } : ip),
-    );
   const disks = toDisks(config.disks);
   const addressing: JsonObject = Object.fromEntries(
     config.nics.map((n) => [n.key, { ipv4: n.ipv4?.kind ?? null, ipv6: n.ipv6?.kind ?? null }]),
@@ -256,7 +289,7 @@ export function mapLxcGuest(
     memoryBytes: config.memoryMiB * MIB,
     ...(sum(disks) === undefined ? {} : { diskTotalBytes: sum(disks) }),
     nics,
-    ips: [...statics, ...liveIps],
+    ...addresses,
     ipsFromGuestAreLive: live?.kind === "ok",
     disks,
     // A container's hostname is its config's, so it never flaps.

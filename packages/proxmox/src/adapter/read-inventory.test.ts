@@ -72,8 +72,14 @@ describe("reading a Proxmox cluster", () => {
     expect(rejected.map((ip) => ip.address)).toEqual(
       expect.arrayContaining(["127.0.0.1", "::1", "172.17.0.1", "169.254.1.1"]),
     );
-    expect(rejected.find((ip) => ip.address === "172.17.0.1")?.rejectReason).toBe(
-      "docker0: MAC 02:42:ac:11:00:01 is not a NIC of this VM",
+    // docs/behaviour.md §10.9: the shipped rules ignore docker* by name before its MAC is matched.
+    expect(rejected.find((ip) => ip.address === "172.17.0.1")).toMatchObject({
+      rejectRule: "IGNORED_INTERFACE",
+      rejectReason: "docker0: interface name matches the ignored pattern docker*",
+    });
+    // The raw report keeps every address, whatever the rules make of it.
+    expect(web.reportedAddresses.map((a) => a.address)).toEqual(
+      expect.arrayContaining(["172.17.0.1", "127.0.0.1", "10.0.0.10"]),
     );
     expect(web.ipsFromGuestAreLive).toBe(true);
     expect(web.nics).toEqual([

@@ -1,5 +1,5 @@
 // Where each field of a Cloud Director VM comes from (rendered into docs/inventory.md).
-import type { FieldSource } from "@hyperlens/shared";
+import { addressRuleFieldSources, type FieldSource } from "@hyperlens/shared";
 
 const QUERY = "`GET /api/query?type=vm` (adminVM for providers)";
 const NICS = "`GET {vm}/networkConnectionSection/`";
@@ -55,10 +55,13 @@ export const VCD_FIELD_SOURCES: readonly FieldSource[] = [
   },
   { field: "nics[].isConnected", from: "`IsConnected`", missingWhen: "not reported" },
   {
-    field: "ips",
+    field: "reportedAddresses",
     from: `${NICS} → \`IpAddress\` and secondary addresses per connection, as Director allocated them (POOL, MANUAL) or saw leased (DHCP); \`ExternalIpAddress\` (NAT) stays in details`,
     missingWhen: "NICs with allocation mode NONE, or a DHCP lease Director has not seen",
   },
+  ...addressRuleFieldSources(
+    "NICs with allocation mode NONE, or a DHCP lease Director has not seen",
+  ),
   {
     field: "guestReport.code",
     from: "always NOT_OFFERED_BY_SOURCE: Director reports no guest agent values (docs/behaviour.md §10.11)",

@@ -1,11 +1,12 @@
 // Maps what the Director client read about one VM into the neutral shape (docs/behaviour.md §6).
-import type {
-  JsonObject,
-  NeutralDisk,
-  NeutralIp,
-  NeutralNic,
-  NeutralPowerState,
-  NeutralVm,
+import {
+  type JsonObject,
+  judgedByShippedRules,
+  type NeutralDisk,
+  type NeutralNic,
+  type NeutralPowerState,
+  type NeutralVm,
+  type ReportedAddress,
 } from "@hyperlens/shared";
 import { lastUuid } from "../href.ts";
 import type { VcdDisk } from "../parse/disks.ts";
@@ -64,18 +65,19 @@ function toNics(section: VcdNetworkConnectionSection): NeutralNic[] {
  * listing it as the VM's would make the same public address appear on every VM behind one SNAT
  * rule. It is kept in details (vcd.nics[].externalIpAddress) where the detail view shows it.
  */
-function toIps(section: VcdNetworkConnectionSection): NeutralIp[] {
+function reportedAddresses(section: VcdNetworkConnectionSection): ReportedAddress[] {
   const seen = new Set<string>();
   return section.connections.flatMap((c) =>
-    [c.ipAddress, ...c.secondaryIpAddresses].flatMap((address): NeutralIp[] => {
+    [c.ipAddress, ...c.secondaryIpAddresses].flatMap((address): ReportedAddress[] => {
       if (!address || seen.has(`${c.index}/${address}`)) return [];
       seen.add(`${c.index}/${address}`);
       return [
         {
           address,
           origin: c.allocationMode?.toUpperCase() === "DHCP" ? "DHCP" : "PLATFORM",
+          // Director's own record of the NIC, not the guest's word (docs/behaviour.md §10.9).
+          reportedBy: "config",
           nicKey: nicKey(c.index),
-          isAccepted: true,
         },
       ];
     }),
@@ -117,6 +119,7 @@ export function mapVcdVm(
   context: VcdVmContext,
 ): NeutralVm {
   const neutralDisks = toDisks(disks);
+  const nics = toNics(section);
   const sizes = neutralDisks.flatMap((d) =>
     d.capacityBytes === undefined ? [] : [d.capacityBytes],
   );
@@ -174,8 +177,8 @@ export function mapVcdVm(
       ...(record.vdcName ? { vdcName: record.vdcName } : {}),
       ...(record.vappName ? { vappName: record.vappName } : {}),
     },
-    nics: toNics(section),
-    ips: toIps(section),
+    nics,
+    ...judgedByShippedRules(reportedAddresses(section), nics),
     // Director reports what it assigned or saw this time: a missing address is really gone.
     ipsFromGuestAreLive: true,
     disks: neutralDisks,

@@ -1,5 +1,5 @@
 // Where each field of a vCenter VM comes from (rendered into docs/inventory.md).
-import type { FieldSource } from "@hyperlens/shared";
+import { addressRuleFieldSources, type FieldSource } from "@hyperlens/shared";
 
 const VM_INFO = "`GET /api/vcenter/vm/{vm}`";
 
@@ -93,10 +93,13 @@ export const VCENTER_FIELD_SOURCES: readonly FieldSource[] = [
     missingWhen: "no state reported",
   },
   {
-    field: "ips",
-    from: "`GET /api/vcenter/vm/{vm}/guest/networking/interfaces` → `ip.ip_addresses[]`, only on interfaces backed by one of the VM's NICs (`nic`) with its MAC",
+    field: "reportedAddresses",
+    from: "`GET /api/vcenter/vm/{vm}/guest/networking/interfaces` → `ip.ip_addresses[]` with each interface's MAC and the NIC that backs it (`nic`)",
     missingWhen: "VM powered off, VMware Tools not running (503), or the user lacks the privilege",
   },
+  ...addressRuleFieldSources(
+    "VM powered off, VMware Tools not running (503), or the user lacks the privilege",
+  ),
   {
     field: "guestValues.HOSTNAME",
     from: "`GET /api/vcenter/vm/{vm}/guest/identity` → `host_name`",

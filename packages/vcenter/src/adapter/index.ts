@@ -1,9 +1,9 @@
 export { VCENTER_FIELD_SOURCES } from "./field-sources.ts";
-export { selectGuestIps, type VmNic } from "./ip-selection.ts";
 export {
   datastoreOf,
   mapVcenterVm,
   powerState,
+  toolsReportedAddresses,
   type VcenterVmContext,
   type VcenterVmPlace,
 } from "./map-vm.ts";

@@ -2,18 +2,21 @@
 import {
   type GuestReport,
   type GuestValueField,
+  guestReportedAddresses,
   type JsonObject,
+  judgedByShippedRules,
   type NeutralDisk,
   type NeutralNic,
   type NeutralPowerState,
   type NeutralVm,
   normalizeMac,
+  type ReportedAddress,
 } from "@hyperlens/shared";
 import type { GuestIdentityOutcome, GuestInterfacesOutcome } from "../client.ts";
+import type { VcenterGuestInterface } from "../parse/guest-interfaces.ts";
 import type { VcenterVmInfo } from "../parse/vm-info.ts";
 import type { VcenterVmSummary } from "../parse/vm-list.ts";
 import { guestOsName } from "./guest-os-names.ts";
-import { selectGuestIps } from "./ip-selection.ts";
 
 const MIB = 1024 * 1024;
 
@@ -102,6 +105,22 @@ function toolsValues(
 }
 
 /**
+ * The addresses VMware Tools reported, raw. Every one is AGENT, DHCP-leased or not: only AGENT
+ * addresses are kept as last-known when Tools fall silent (docs/behaviour.md §10.2).
+ */
+export function toolsReportedAddresses(
+  interfaces: readonly VcenterGuestInterface[],
+): ReportedAddress[] {
+  return guestReportedAddresses(
+    interfaces.map((iface) => ({
+      mac: iface.macAddress,
+      nicKey: iface.nic,
+      addresses: iface.addresses,
+    })),
+  );
+}
+
+/**
  * Maps one VM (list row + VM.Info + guest interfaces, or undefined when not asked) to a
  * {@link NeutralVm}, identified by its moref (`vm-1049`).
  */
@@ -118,13 +137,10 @@ export function mapVcenterVm(
   const sizes = disks.flatMap((d) => (d.capacityBytes === undefined ? [] : [d.capacityBytes]));
   const cpuCount = info.cpuCount ?? summary.cpuCount;
   const memoryMiB = info.memoryMiB ?? summary.memoryMiB;
-  const ips =
-    guest?.kind === "ok"
-      ? selectGuestIps(
-          guest.interfaces,
-          info.nics.map((n) => ({ key: n.key, mac: n.macAddress })),
-        )
-      : [];
+  const addresses = judgedByShippedRules(
+    guest?.kind === "ok" ? toolsReportedAddresses(guest.interfaces) : [],
+    info.nics.map((n) => ({ key: n.key, mac: n.macAddress })),
+  );
   const vcenter: JsonObject = {
     moref: summary.vm,
     server: context.serverName,
@@ -171,7 +187,7 @@ export function mapVcenterVm(
       ...(place.hostName ? { hostName: place.hostName } : {}),
     },
     nics,
-    ips,
+    ...addresses,
     // Tools silent (VM off, Tools not running): the last-known addresses stay (docs/behaviour.md §10).
     ipsFromGuestAreLive: guest?.kind === "ok",
     disks,

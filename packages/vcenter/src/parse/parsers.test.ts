@@ -1,6 +1,8 @@
 // Every recorded vSphere answer in fixtures/vsphere goes through its parser.
+
+import { judgedByShippedRules } from "@hyperlens/shared";
 import { describe, expect, it } from "vitest";
-import { selectGuestIps } from "../adapter/ip-selection.ts";
+import { toolsReportedAddresses } from "../adapter/map-vm.ts";
 import { allFixtures, fixtureJson } from "../testing/fixtures.ts";
 import { parseGuestIdentity } from "./guest-identity.ts";
 import { parseGuestInterfaces } from "./guest-interfaces.ts";
@@ -94,7 +96,9 @@ describe("guest networking", () => {
       fixtureJson("vcenter_vm_guest_networking_interfaces/GET.200.json"),
       CALL,
     );
-    const ips = selectGuestIps(ifaces, [{ key: "4000", mac: "00:50:56:B1:33:76" }]);
+    const { ips } = judgedByShippedRules(toolsReportedAddresses(ifaces), [
+      { key: "4000", mac: "00:50:56:B1:33:76" },
+    ]);
     expect(ips.filter((ip) => ip.isAccepted).map((ip) => ip.address)).toEqual(["192.168.10.21"]);
     expect(ips.find((ip) => ip.address === "172.17.0.1")?.rejectReason).toMatch(
       /02:42:5c:8a:1e:07: not backed by a virtual NIC/,
