@@ -31,6 +31,7 @@ const result = spawnSync(
     path.join(root, "e2e/ldap.e2e.ts"),
     path.join(root, "e2e/accounts.e2e.ts"),
     path.join(root, "e2e/webhooks.e2e.ts"),
+    path.join(root, "e2e/address-rules.e2e.ts"),
   ],
   { cwd: root, stdio: "inherit" },
 );

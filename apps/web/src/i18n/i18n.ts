@@ -40,6 +40,11 @@ export function t(key: MessageKey, values: MessageValues = {}): string {
   return formatMessage(language, text, values);
 }
 
+/** True when the English catalog has the key: for keys built from what the API sends. */
+export function hasMessage(key: string): key is MessageKey {
+  return lookup(en, key) !== undefined;
+}
+
 /** The current language tag (also the Intl locale). */
 export function currentLanguage(): LanguageTag {
   return language;

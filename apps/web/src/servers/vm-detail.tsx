@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useQuery } from "urql";
+import { rejectRuleText } from "../address-rules/rules-text.ts";
 import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { formatBytes, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
@@ -16,12 +17,13 @@ const VmDetailFields = graphql(
   fragment VmDetailFields on VirtualMachine {
     ...VmRowFields
     ...GuestValuesFields
-    guestOs guestOsCode biosUuid instanceUuid
+    guestOs guestOsCode biosUuid instanceUuid primaryAddress
     isTemplate tags firstSeenAt changedAt removedAt removedReason details
     nics { key label mac network model isConnected vlan }
     disks { key label capacityBytes storage busType }
     allIps: ipAddresses(includeRejected: true) {
-      address prefixLength origin interfaceName nicKey isAccepted rejectReason lastConfirmedAt
+      address prefixLength origin interfaceName nicKey isAccepted rejectRule rejectReason
+      lastConfirmedAt
     }
     history(first: 50) { at type changes }
     ... on VcdVm { backingVm { id name connection { name } } }
@@ -129,13 +131,21 @@ function Nics(props: { vm: VmDetail }) {
         {ip.address}
         {ip.prefixLength !== null ? `/${ip.prefixLength}` : ""}
       </span>{" "}
+      {ip.isAccepted && ip.address === props.vm.primaryAddress && (
+        <>
+          <Badge tone="ok">{t("detail.primary")}</Badge>{" "}
+        </>
+      )}
       <span className="muted">
         {t(`ipOrigin.${ip.origin}` as MessageKey)} ·{" "}
         {t("detail.confirmedAt", { time: formatDateTime(locale, ip.lastConfirmedAt) })}
       </span>
       {!ip.isAccepted && (
         <div>
-          <Badge tone="warn">{t("detail.rejected")}</Badge> {ip.rejectReason}
+          <Badge tone="warn">{t("detail.rejected")}</Badge>{" "}
+          {ip.rejectRule && <strong>{rejectRuleText(ip.rejectRule)}</strong>}
+          {ip.rejectRule && ip.rejectReason && ": "}
+          {ip.rejectReason}
         </div>
       )}
     </li>
@@ -210,7 +220,10 @@ function History(props: { vm: VmDetail }) {
   );
 }
 
-/** The detail drawer of one guest: facts, NICs with MACs and IPs (rejected ones with reasons), disks, history, raw fields. */
+/**
+ * The detail drawer of one guest: facts, NICs with MACs and IPs (the primary one marked, rejected
+ * ones with the rule and reason: docs/behaviour.md §9.41, §10.1), disks, history, raw fields.
+ */
 export function VmDetailDrawer(props: { row: VmRow; onClose: () => void }) {
   const [{ data, error, fetching }] = useQuery({
     query: VM_DETAIL,

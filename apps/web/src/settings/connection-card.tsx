@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { useMutation } from "urql";
+import { ConnectionRules } from "../address-rules/connection-rules.tsx";
 import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
@@ -23,7 +24,10 @@ const DELETE_CONNECTION = graphql(`
 
 type TestResult = ResultOf<typeof TEST_CONNECTION>["testConnection"];
 
-/** One connection in Settings: its last sync, and Edit, Test, Sync now, Show VMs, Delete. */
+/**
+ * One connection in Settings: its last sync, and Edit, Test, Sync now, Show VMs, Delete; its
+ * address rules for those who manage it.
+ */
 export function ConnectionCard(props: {
   connection: Connection;
   connections: readonly Connection[];
@@ -118,6 +122,7 @@ export function ConnectionCard(props: {
       {problem && <p role="alert">{problem}</p>}
       <SyncPanel connections={props.connections} only={c.id} />
       {c.kind === "VCD" && <EdgeGateways connectionId={c.id} />}
+      {props.canManage && <ConnectionRules connectionId={c.id} name={c.name} />}
     </article>
   );
 }
