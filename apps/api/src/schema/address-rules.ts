@@ -140,9 +140,9 @@ const PreviewChangeRef = builder
     fields: (t) => ({
       vm: t.prismaField({
         type: "VirtualMachine",
-        nullable: true,
+        // Only visible connections are previewed; the filter makes sure no other guest is served.
         resolve: (query, change, _args, ctx) =>
-          ctx.prisma.virtualMachine.findFirst({
+          ctx.prisma.virtualMachine.findFirstOrThrow({
             ...query,
             where: { id: change.vmId, AND: [visibleVms(ctx.viewer)] },
           }),
