@@ -158,13 +158,10 @@ export function withResolvedAddresses(
   const ips = addresses.rows
     .filter((row) => !row.isLastKnown)
     .map(({ isLastKnown: _, lastConfirmedAt: __, ...ip }) => ip);
-  const vm = {
-    ...write.vm,
-    ips,
-    reportedAddresses: addresses.reportedAddresses,
-    ...(addresses.primaryAddress === null ? {} : { primaryAddress: addresses.primaryAddress }),
-  };
-  if (addresses.primaryAddress === null) delete vm.primaryAddress;
+  // The adapter's primary was picked by the shipped rules: the connection's rules replace it.
+  const { primaryAddress: _, ...read } = write.vm;
+  const { primaryAddress, reportedAddresses } = addresses;
+  const vm = { ...read, ips, reportedAddresses, ...(primaryAddress ? { primaryAddress } : {}) };
   return { write: { ...write, vm }, addresses };
 }
 
