@@ -65,7 +65,7 @@ function announce(
   connectionIds: string[],
 ) {
   if (summary.changedVmCount === 0) return;
-  connectionIds.forEach((id) => onFeedAdvanced(id));
+  for (const id of connectionIds) onFeedAdvanced(id);
 }
 
 /** Saves the global rules (null: back to the shipped ones) and applies them at once. */
