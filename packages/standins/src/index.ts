@@ -47,12 +47,6 @@ export {
   type QemuGuest,
 } from "./proxmox/model.ts";
 export {
-  type NodeLoad,
-  NodeWorkers,
-  PVEPROXY_WORKERS,
-  requestNode,
-} from "./proxmox/node-workers.ts";
-export {
   createProxmoxStandin,
   DEFAULT_TOKEN,
   DEFAULT_USER,

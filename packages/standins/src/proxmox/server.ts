@@ -8,7 +8,6 @@ import { ProxmoxAuth, type ProxmoxTokenSpec, type ProxmoxUserSpec } from "./auth
 import { demoCluster } from "./demo-cluster.ts";
 import { API_BASE, proxmoxHandler } from "./handler.ts";
 import { type ClusterSpec, ProxmoxCluster } from "./model.ts";
-import { NodeWorkers, PVEPROXY_WORKERS } from "./node-workers.ts";
 import { PveReplies } from "./replies.ts";
 import { type PveVersion, versionTraits } from "./versions.ts";
 
@@ -45,8 +44,6 @@ export interface ProxmoxStandinOptions extends HttpsStandinOptions {
   authFailureDelayMs?: number;
   /** Override whether JSON error bodies carry `"message"` (default: by release). */
   errorMessageInBody?: boolean;
-  /** pveproxy workers per node (default 3): more requests for one node queue behind them. */
-  workersPerNode?: number;
 }
 
 /** A running Proxmox VE stand-in. */
@@ -60,8 +57,6 @@ export interface ProxmoxStandin extends HttpsStandin {
   tokenHeader: string;
   /** Invalidate every ticket issued so far (as if two hours had passed). */
   expireAllTickets(): void;
-  /** The nodes' worker pools, with the most requests each node had in flight at once. */
-  nodeWorkers: NodeWorkers;
 }
 
 /** Start a Proxmox VE stand-in over real HTTPS on 127.0.0.1. */
@@ -83,14 +78,8 @@ export async function createProxmoxStandin(
     ticketTtlMs: options.ticketTtlMs ?? TICKET_LIFETIME_MS,
     now,
   });
-  const nodeWorkers = new NodeWorkers(options.workersPerNode ?? PVEPROXY_WORKERS);
   const server = await startHttpsStandin(
-    // The latency is spent on a worker of the request's node, as a slow pveproxy call would be.
-    {
-      ...options,
-      latencyMs: 0,
-      intercept: nodeWorkers.interceptor(options.latencyMs ?? 0, options.intercept),
-    },
+    options,
     proxmoxHandler({
       cluster,
       traits,
@@ -107,6 +96,5 @@ export async function createProxmoxStandin(
     cluster,
     tokenHeader: firstToken ? `PVEAPIToken=${firstToken.id}=${firstToken.secret}` : "",
     expireAllTickets: () => auth.expireAllTickets(),
-    nodeWorkers,
   };
 }

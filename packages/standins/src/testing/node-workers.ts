@@ -1,9 +1,11 @@
-// pveproxy's worker pool, per node: a request for a node's resources (`/nodes/{node}/…`) is served
-// by that node's own pveproxy, which runs 3 worker processes by default; a fourth request for the
-// same node waits until one is free, while the other nodes serve theirs side by side. Requests
-// that name no node are served by the node the client connected to (its own pool here).
+// pveproxy's worker pool, per node, for the Proxmox stand-in of tests and benchmarks: a request for
+// a node's resources (`/nodes/{node}/…`) is served by that node's own pveproxy, which runs 3 worker
+// processes by default; a fourth request for the same node waits until one is free, while the
+// other nodes serve theirs side by side. Requests that name no node are served by the node the
+// client connected to (its own pool here). Here, not in the demo's stand-in: it needs the shared
+// semaphore, which the shipped stand-ins do not depend on.
 import { createSemaphore, type Semaphore } from "@hyperlens/shared";
-import { type StandinInterceptor, wait } from "../http/server.ts";
+import type { StandinInterceptor } from "../http/server.ts";
 
 /** pveproxy's default number of worker processes. */
 export const PVEPROXY_WORKERS = 3;
@@ -48,10 +50,10 @@ export class NodeWorkers {
   }
 
   /**
-   * The interceptor that serves each request on a worker of its node, holding it through the
-   * latency and `inner` (the testing instruments, which add their own latency and faults).
+   * The interceptor that serves each request on a worker of its node, holding it through `inner`
+   * (the instruments, which add the latency and faults, then the handler).
    */
-  interceptor(latencyMs: number, inner?: StandinInterceptor): StandinInterceptor {
+  interceptor(inner: StandinInterceptor): StandinInterceptor {
     return async (exchange, next) => {
       const node = requestNode(exchange.request.path);
       const load = node === undefined ? undefined : this.loadOf(node);
@@ -63,8 +65,7 @@ export class NodeWorkers {
       const release = await pool.acquire();
       if (load) load.maxBusy = Math.max(load.maxBusy, pool.inUse);
       try {
-        if (latencyMs > 0 && !(await wait(latencyMs, exchange.closed))) return undefined;
-        return inner ? await inner(exchange, next) : await next();
+        return await inner(exchange, next);
       } finally {
         release();
         if (load) load.inFlight -= 1;

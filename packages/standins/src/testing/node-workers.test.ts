@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { closedAfterEach } from "../testing/closed-after-each.ts";
-import { call } from "../testing/https-client.ts";
-import { createProxmoxStandin as createInstrumented } from "../testing/standins.ts";
-import { proxmoxNode } from "./guest-builders.ts";
+import { proxmoxNode } from "../proxmox/guest-builders.ts";
+import { DEFAULT_TOKEN } from "../proxmox/server.ts";
+import { closedAfterEach } from "./closed-after-each.ts";
+import { call } from "./https-client.ts";
 import { requestNode } from "./node-workers.ts";
-import { createProxmoxStandin as createPlain, DEFAULT_TOKEN } from "./server.ts";
+import { createProxmoxStandin } from "./standins.ts";
 
-const startInstrumented = closedAfterEach(createInstrumented);
-const startPlain = closedAfterEach(createPlain);
+const start = closedAfterEach(createProxmoxStandin);
 const cluster = () => ({
   name: "lab",
   nodes: [proxmoxNode({ name: "pve1" }, 0), proxmoxNode({ name: "pve2" }, 1)],
@@ -28,7 +27,7 @@ function readLists(standin: { url: string; caPem: string }, node: string, count:
 describe("the Proxmox stand-in's worker pool per node (pveproxy: 3 workers)", () => {
   it("serves at most 3 requests of one node at once; the rest queue, other nodes serve theirs", async () => {
     // The latency is only there so the requests overlap; nothing here measures time.
-    const standin = await startInstrumented({ cluster: cluster(), latencyMs: 300 });
+    const standin = await start({ cluster: cluster(), latencyMs: 300 });
     const answers = await Promise.all([
       ...readLists(standin, "pve1", 6),
       ...readLists(standin, "pve2", 2),
@@ -44,8 +43,8 @@ describe("the Proxmox stand-in's worker pool per node (pveproxy: 3 workers)", ()
     expect(standin.nodeWorkers.maxInFlightByNode()).toEqual({ pve1: 0, pve2: 0 });
   });
 
-  it("holds a worker through the latency on the plain stand-in too, and takes another worker count", async () => {
-    const standin = await startPlain({ cluster: cluster(), latencyMs: 300, workersPerNode: 1 });
+  it("takes another number of workers per node", async () => {
+    const standin = await start({ cluster: cluster(), latencyMs: 300, workersPerNode: 1 });
     await Promise.all(readLists(standin, "pve1", 3));
     expect(standin.nodeWorkers.byNode.get("pve1")).toMatchObject({ maxInFlight: 3, maxBusy: 1 });
   });
