@@ -33,6 +33,7 @@ async function start() {
         latencyMs: options.latencyMs,
       });
     default:
+      // Each node serves with pveproxy's 3 workers (the stand-in's default).
       return createProxmoxStandin({
         cluster: generateCluster({ nodes: options.nodes ?? 10, guests: options.guests, seed: 42 }),
         latencyMs: options.latencyMs,
@@ -70,11 +71,15 @@ process.on("message", (message) => {
       byPath: standin.stats.byPath,
       byMethod: standin.stats.byMethod,
       maxInFlight: standin.stats.maxInFlight,
+      ...("nodeWorkers" in standin
+        ? { maxInFlightByNode: standin.nodeWorkers.maxInFlightByNode() }
+        : {}),
       repeated: repeatedRequests(),
       cpuSeconds: cpuSinceLastStats(),
     };
     process.send?.(stats);
     standin.stats.reset();
+    if ("nodeWorkers" in standin) standin.nodeWorkers.resetPeaks();
   }
   if (message === "stop") void standin.close().then(() => process.exit(0));
 });

@@ -23,6 +23,8 @@ export interface StandinStats {
   byMethod: Record<string, number>;
   /** Most requests in flight at once. */
   maxInFlight: number;
+  /** Proxmox: most requests in flight at once for each node, queued ones included. */
+  maxInFlightByNode?: Record<string, number>;
   /** `METHOD path?query` asked more than once, with how often. */
   repeated: Record<string, number>;
   /** CPU time the stand-in process used (user + system), in seconds. */

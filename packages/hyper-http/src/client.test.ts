@@ -548,6 +548,34 @@ describe("concurrency", () => {
     expect(target.maxInFlight).toBe(2);
   });
 
+  it("keeps at most `perNode` calls in flight to one node, and nodes side by side", async () => {
+    const inFlight = new Map<string, number>();
+    const most = new Map<string, number>();
+    const target = await server(async (req, res) => {
+      const node = req.url?.split("/")[2] ?? "cluster";
+      inFlight.set(node, (inFlight.get(node) ?? 0) + 1);
+      most.set(node, Math.max(most.get(node) ?? 0, inFlight.get(node) ?? 0));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      inFlight.set(node, (inFlight.get(node) ?? 0) - 1);
+      sendJson(res, 200, { data: null });
+    });
+    const door = client({
+      baseUrl: target.url,
+      concurrency: {
+        perConnection: 8,
+        perNode: { limit: 2, nodeOf: (path) => /^\/nodes\/([^/]+)/.exec(path)?.[1] },
+      },
+    });
+    expect(door.limits).toEqual({ perConnection: 8, perNode: 2 });
+    const paths = ["a", "a", "a", "a", "a", "b", "b", "b"].map((node) => `/nodes/${node}/x`);
+    await Promise.all(
+      [...paths, "/cluster", "/cluster"].map((path) => door.request({ method: "GET", path })),
+    );
+    // docs/behaviour.md §3.7: the node limit is on top of the connection's; unnamed paths pass.
+    expect(Object.fromEntries(most)).toEqual({ a: 2, b: 2, cluster: 2 });
+    expect(target.maxInFlight).toBeLessThanOrEqual(6);
+  });
+
   it("keeps at most the global cap in flight across clients", async () => {
     const target = await server(slow);
     const global = createSemaphore(3);

@@ -67,6 +67,12 @@ export interface HyperClientOptions {
   concurrency?: {
     /** Calls in flight to this connection at once (default 4). */
     perConnection?: number;
+    /**
+     * Calls in flight to one server node at once, on top of `perConnection`, for APIs where the
+     * node a path names serves it (Proxmox's `/nodes/{node}/…`, docs/behaviour.md §3.7).
+     * `nodeOf` names the node of a request path, or undefined when no single node serves it.
+     */
+    perNode?: { limit: number; nodeOf: (path: string) => string | undefined };
     /** Cap shared with other clients (default: the process-wide 32-permit {@link globalSemaphore}). */
     global?: Semaphore;
   };
@@ -124,6 +130,8 @@ export interface HyperClient {
   readonly source: SourceName;
   /** Sends one request; resolves with a 2xx answer or rejects with a {@link HyperError}. */
   request(request: HyperRequest): Promise<HyperResponse>;
+  /** Calls in flight at once: per connection, and per node when the client limits nodes. */
+  readonly limits: { perConnection: number; perNode: number | undefined };
   /** Closes the connection's own agent (an injected dispatcher is left alone). */
   close(): Promise<void>;
 }
@@ -170,6 +178,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
   const allowedWrites = options.allowedWrites ?? [];
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const perConnection = createSemaphore(options.concurrency?.perConnection ?? 4);
+  const perNode = nodeSemaphores(options.concurrency?.perNode);
   const global = options.concurrency?.global ?? globalSemaphore;
   const clientCorrelationId = options.correlationId ?? randomUUID();
   const ownsDispatcher = options.dispatcher === undefined;
@@ -325,10 +334,13 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
   ): Promise<Attempt & { durationMs: number }> {
     let releaseGlobal: (() => void) | undefined;
     let releaseOwn: (() => void) | undefined;
+    let releaseNode: (() => void) | undefined;
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      // Own permit first, then the shared one: a busy connection queues without hogging global slots.
+      // Narrowest permit first, then the wider ones: a busy node queues without hogging the
+      // connection's slots, and a busy connection without hogging global ones.
+      releaseNode = await perNode(path)?.acquire(signal);
       releaseOwn = await perConnection.acquire(signal);
       releaseGlobal = await global.acquire(signal);
       const answer = await getDispatcher().request({
@@ -395,6 +407,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     } finally {
       releaseGlobal?.();
       releaseOwn?.();
+      releaseNode?.();
     }
   }
 
@@ -513,10 +526,30 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     connectionId: options.connectionId,
     source,
     request,
+    limits: { perConnection: perConnection.limit, perNode: options.concurrency?.perNode?.limit },
     async close() {
       if (ownsDispatcher && dispatcher) await dispatcher.close();
       dispatcher = undefined;
     },
+  };
+}
+
+/** One semaphore per node, made on first use; no limit when the client limits no nodes. */
+function nodeSemaphores(
+  perNode: { limit: number; nodeOf: (path: string) => string | undefined } | undefined,
+): (path: string) => Semaphore | undefined {
+  if (!perNode) return () => undefined;
+  const byNode = new Map<string, Semaphore>();
+  const limit = createSemaphore(perNode.limit).limit;
+  return (path) => {
+    const node = perNode.nodeOf(path);
+    if (node === undefined) return undefined;
+    let semaphore = byNode.get(node);
+    if (!semaphore) {
+      semaphore = createSemaphore(limit);
+      byNode.set(node, semaphore);
+    }
+    return semaphore;
   };
 }
 

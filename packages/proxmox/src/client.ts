@@ -47,6 +47,23 @@ export interface ProxmoxClientOptions {
   clock?: () => number;
   /** Log in again once a ticket is this old (default 1 h 45; tickets live 2 h). */
   ticketRenewAfterMs?: number;
+  /**
+   * Requests in flight to one node at once (default {@link DEFAULT_REQUESTS_PER_NODE}), on top of
+   * the connection's cap; applies when the client builds its hyper-http client here.
+   */
+  requestsPerNode?: number;
+}
+
+/**
+ * A node's own pveproxy serves its `/nodes/{node}/…` requests with 3 workers by default: 2 leave
+ * one for the node's web UI and other clients (docs/behaviour.md §3.7).
+ */
+export const DEFAULT_REQUESTS_PER_NODE = 2;
+
+/** The node whose pveproxy serves a request path (`…/api2/json/nodes/{node}/…`), if one does. */
+export function proxmoxNodeOf(path: string): string | undefined {
+  const match = /\/api2\/json\/nodes\/([^/?]+)(?:[/?]|$)/.exec(path);
+  return match ? decodeURIComponent(match[1] as string) : undefined;
 }
 
 /** Why the guest agent gave no interfaces. All are normal for an inventory: they only cost the IPs. */
@@ -80,6 +97,8 @@ export type LxcInterfacesOutcome =
 
 /** Typed, read-only Proxmox VE client. Every method rejects with a HyperError on failure. */
 export interface ProxmoxClient {
+  /** Requests in flight at once: per connection, and per node (docs/behaviour.md §3.7). */
+  readonly limits: { perConnection: number; perNode: number };
   version(): Promise<ProxmoxVersion>;
   nodes(): Promise<ProxmoxNode[]>;
   clusterStatus(): Promise<ProxmoxClusterStatus>;
@@ -101,7 +120,7 @@ const API = "/api2/json";
 
 /** Creates a {@link ProxmoxClient} on hyper-http. */
 export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClient {
-  const { http, ownsHttp } = connectorHttp(options.http, {
+  const { http, ownsHttp } = connectorHttp(withNodeLimit(options), {
     source: "Proxmox",
     allowedWrites: PROXMOX_ALLOWED_WRITES,
   });
@@ -141,6 +160,11 @@ export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClien
   };
 
   return {
+    // A ready client that limits no node is still read node by node fairly, as wide as it allows.
+    limits: {
+      perConnection: http.limits.perConnection,
+      perNode: http.limits.perNode ?? http.limits.perConnection,
+    },
     async version() {
       return parseVersion(await get("/version"));
     },
@@ -216,6 +240,17 @@ export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClien
     async close() {
       if (ownsHttp) await http.close();
     },
+  };
+}
+
+/** The hyper-http options with the per-node limit filled in; a ready client is left as it is. */
+function withNodeLimit(options: ProxmoxClientOptions): ProxmoxClientOptions["http"] {
+  const given = options.http;
+  if ("request" in given) return given;
+  const limit = options.requestsPerNode ?? DEFAULT_REQUESTS_PER_NODE;
+  return {
+    ...given,
+    concurrency: { ...given.concurrency, perNode: { limit, nodeOf: proxmoxNodeOf } },
   };
 }
 

@@ -6,6 +6,7 @@ export * from "./host-address.ts";
 export * from "./inventory.ts";
 export * from "./last-seen.ts";
 export * from "./mac.ts";
+export * from "./map-fairly.ts";
 export * from "./map-with-limit.ts";
 export * from "./result-errors.ts";
 export * from "./semaphore.ts";

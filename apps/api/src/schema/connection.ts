@@ -81,7 +81,16 @@ export const ConnectionNode = builder.prismaNode("Connection", {
       maxConcurrentRequests: t.int({
         ...setting,
         nullable: true,
+        description:
+          "Requests in flight at once to this hypervisor (default 16 for Proxmox, 4 for the others).",
         resolve: (c) => connectionSettings(c).maxConcurrentRequests,
+      }),
+      maxRequestsPerNode: t.int({
+        ...setting,
+        nullable: true,
+        description:
+          "Proxmox: requests in flight at once to one node (default 2 of pveproxy's 3 workers); null for the other kinds.",
+        resolve: (c) => connectionSettings(c).maxRequestsPerNode,
       }),
       hasSecret: t.boolean({
         ...setting,
@@ -154,7 +163,7 @@ const baseInputFields = (t: PothosInputFields) => ({
   isActive: t.boolean({ required: false }),
   maxConcurrentRequests: t.int({
     required: false,
-    description: "Requests in flight at once (1–16, default 4).",
+    description: "Requests in flight at once (1–16; default 16 for Proxmox, 4 for the others).",
   }),
   groupIds: t.globalIDList({
     required: false,
@@ -170,6 +179,11 @@ const ProxmoxConnectionInput = builder.inputType("ProxmoxConnectionInput", {
     tokenId: t.string({
       required: false,
       description: "API token name (the part after !). Empty: log in with user@realm and password.",
+    }),
+    maxRequestsPerNode: t.int({
+      required: false,
+      description:
+        "Requests in flight at once to one node (1–16, default 2: each node's pveproxy has 3 workers, one is left for its own web UI).",
     }),
   }),
 });

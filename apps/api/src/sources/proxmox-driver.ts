@@ -3,13 +3,19 @@ import {
   createProxmoxClient,
   readProxmoxInventory,
 } from "@hyperlens/proxmox";
-import { httpOptionsFor, readOptionsFor, type SourceDriver } from "./source-driver.ts";
+import {
+  httpOptionsFor,
+  readOptionsFor,
+  requestsPerNodeOf,
+  type SourceDriver,
+} from "./source-driver.ts";
 
 /** Proxmox VE: API token or user + password (ticket) login; read-only. */
 export const proxmoxDriver: SourceDriver = {
   open(connection, secret, context) {
     const client = createProxmoxClient({
       http: httpOptionsFor(connection, context),
+      requestsPerNode: requestsPerNodeOf(connection),
       auth: connection.tokenId
         ? { kind: "token", tokenId: `${connection.username}!${connection.tokenId}`, secret }
         : { kind: "password", username: connection.username, password: secret },

@@ -50,6 +50,11 @@ export function httpOptionsFor(
   };
 }
 
+/** Proxmox: requests in flight to one node (docs/behaviour.md §3.7); undefined for the others. */
+export function requestsPerNodeOf(connection: Connection): number | undefined {
+  return connectionSettings(connection).maxRequestsPerNode ?? undefined;
+}
+
 /** The client options of a source that logs in per session with the connection's user and secret. */
 export function sessionClientOptions(
   connection: Connection,

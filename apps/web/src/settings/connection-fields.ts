@@ -16,6 +16,8 @@ export const ConnectionFields = graphql(`
     isProvider
     isActive
     syncIntervalSeconds
+    maxConcurrentRequests
+    maxRequestsPerNode
     lastSyncAt
     lastSuccessAt
     lastSyncOutcome

@@ -16,6 +16,7 @@ import {
   type DraftProblems,
   inputFromDraft,
   keepsStoredSecret,
+  REQUEST_LIMIT_FIELDS,
   validateDraft,
 } from "./connection-validation.ts";
 import { FormField } from "./form-field.tsx";
@@ -59,10 +60,25 @@ const SAVE_CONNECTION = {
   ),
 } as const;
 
-const SHOWN_FIELDS = ["name", "url", "username", "tokenId", "secret", "caPem"];
+const SHOWN_FIELDS = [
+  "name",
+  "url",
+  "username",
+  "tokenId",
+  "secret",
+  "caPem",
+  ...REQUEST_LIMIT_FIELDS,
+];
 
 function draftOf(kind: ConnectionKind, connection: Connection | undefined): ConnectionDraft {
+  // A new Proxmox connection shows the defaults the server applies (docs/behaviour.md §3.7).
+  const limits = {
+    maxConcurrentRequests: String(connection?.maxConcurrentRequests ?? 16),
+    maxRequestsPerNode: String(connection?.maxRequestsPerNode ?? 2),
+  };
   return {
+    ...limits,
+    loadedLimits: limits,
     id: connection?.id,
     kind,
     name: connection?.name ?? "",
@@ -120,7 +136,7 @@ export function ConnectionForm(props: {
     setServerProblems(({ [field]: _, ...rest }) => rest);
   };
   const text = (
-    field: "name" | "url" | "username" | "tokenId",
+    field: "name" | "url" | "username" | "tokenId" | (typeof REQUEST_LIMIT_FIELDS)[number],
     label: string,
     hint?: string,
     placeholder?: string,
@@ -142,7 +158,14 @@ export function ConnectionForm(props: {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setTouched({ name: true, url: true, username: true, secret: true });
+    setTouched({
+      name: true,
+      url: true,
+      username: true,
+      secret: true,
+      maxConcurrentRequests: true,
+      maxRequestsPerNode: true,
+    });
     if (Object.keys(own).length > 0) return;
     setSaving(true);
     // Without any group to choose there is nothing to set: the connection's groups stay.
@@ -231,6 +254,18 @@ export function ConnectionForm(props: {
           />
         )}
       </FormField>
+      {props.kind === "PROXMOX" &&
+        text(
+          "maxConcurrentRequests",
+          t("settings.field.maxConcurrentRequests"),
+          t("settings.hint.maxConcurrentRequests"),
+        )}
+      {props.kind === "PROXMOX" &&
+        text(
+          "maxRequestsPerNode",
+          t("settings.field.maxRequestsPerNode"),
+          t("settings.hint.maxRequestsPerNode"),
+        )}
       <label className="check">
         <input
           type="checkbox"

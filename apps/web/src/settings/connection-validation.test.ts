@@ -17,6 +17,9 @@ const draft: ConnectionDraft = {
   verifyTls: true,
   isProvider: false,
   isActive: true,
+  maxConcurrentRequests: "16",
+  maxRequestsPerNode: "2",
+  loadedLimits: { maxConcurrentRequests: "16", maxRequestsPerNode: "2" },
   storedSecretFor: null,
 };
 const stored = {
@@ -49,6 +52,28 @@ describe("validateDraft", () => {
       "settings.problem.vcdUserOrg",
     );
     expect(validateDraft({ ...vcd, username: "admin@acme" }).username).toBeUndefined();
+  });
+
+  it("wants the Proxmox request limits as whole numbers from 1 to 16", () => {
+    for (const bad of ["0", "17", "2.5", "", "x"]) {
+      expect(validateDraft({ ...draft, maxRequestsPerNode: bad }).maxRequestsPerNode, bad).toBe(
+        "settings.problem.requestLimit",
+      );
+      expect(validateDraft({ ...draft, maxConcurrentRequests: bad }).maxConcurrentRequests).toBe(
+        "settings.problem.requestLimit",
+      );
+    }
+    expect(validateDraft({ ...draft, maxConcurrentRequests: " 8 " })).toEqual({});
+    // Director and vCenter have no such fields in the form.
+    expect(validateDraft({ ...draft, kind: "VCENTER", maxRequestsPerNode: "" })).toEqual({});
+  });
+
+  it("sends a request limit only when it was changed, so a default is not stored as set", () => {
+    expect(inputFromDraft(draft)).not.toHaveProperty("maxConcurrentRequests");
+    expect(inputFromDraft(draft)).not.toHaveProperty("maxRequestsPerNode");
+    const changed = inputFromDraft({ ...draft, maxRequestsPerNode: "3" });
+    expect(changed).toMatchObject({ maxRequestsPerNode: 3 });
+    expect(changed).not.toHaveProperty("maxConcurrentRequests");
   });
 
   it("needs a secret on the first save but not when one is stored", () => {

@@ -1,9 +1,10 @@
 // Reads a whole Proxmox VE cluster into a neutral snapshot (docs/behaviour.md §3, steps 1–4). Lists that fail
-// are reported as failed, never as empty; offline nodes as offline. Requests are issued together
-// and throttled by hyper-http's per-connection limit, so the pipeline stays full.
+// are reported as failed, never as empty; offline nodes as offline. Guests are read node by node
+// in turn, as many at once as the client's per-node and per-connection limits allow
+// (docs/behaviour.md §3.7, §3.8), so the pipeline stays full and no node waits behind another.
 
 import type { ListRead, NeutralNode, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
-import { errorMessage, mapWithLimit } from "@hyperlens/shared";
+import { errorMessage, mapFairly } from "@hyperlens/shared";
 import type { ProxmoxClient } from "../client.ts";
 import type { ProxmoxGuestSummary } from "../parse/guest-list.ts";
 import type { ProxmoxNode } from "../parse/nodes.ts";
@@ -18,7 +19,7 @@ export type ReadProgress =
 
 export interface ReadOptions {
   onProgress?: (event: ReadProgress) => void;
-  /** Guests read at once; hyper-http still caps requests per connection. */
+  /** Guests read at once (default: the client's per-connection limit); capped by it. */
   parallelGuests?: number;
   signal?: AbortSignal;
 }
@@ -146,12 +147,20 @@ export async function readProxmoxInventory(
     return vm;
   };
 
-  // One pool over every guest of every list keeps the pipeline full across list boundaries.
+  // One pool over every guest of every list keeps the pipeline full across list boundaries; a
+  // guest's reads go one after another, so guests in flight per node are requests per node.
   const work = pending.flatMap((list) => list.guests.map((guest) => ({ list, guest })));
   const failures = new Map<string, string>();
-  const results = await mapWithLimit(
+  const { perConnection, perNode } = client.limits;
+  const results = await mapFairly(
     work,
-    options.parallelGuests ?? 16,
+    {
+      // TRAP: docs/behaviour.md §3.8 — one pool in list order kept every slot on the biggest
+      // node, waiting for its 2 workers, while the other nodes' workers stood idle.
+      groupOf: ({ list }) => list.place.node,
+      perGroup: perNode,
+      limit: Math.min(options.parallelGuests ?? perConnection, perConnection),
+    },
     async ({ list, guest }) => {
       if (failures.has(list.key)) return undefined;
       try {

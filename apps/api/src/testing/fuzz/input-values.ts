@@ -211,6 +211,10 @@ function intValue(field: string): fc.Arbitrary<number> {
       [1, 4, 16],
       [0, 17],
     ],
+    maxRequestsPerNode: [
+      [1, 2, 16],
+      [0, 17],
+    ],
   };
   const range = known[field];
   if (!range) return wild;
