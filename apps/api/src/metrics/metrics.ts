@@ -100,7 +100,7 @@ const SOURCE_LABEL: Record<SourceName, ConnectionKind> = {
 /** The hook hyper-http calls per attempt, recording into this app's registry. */
 export function hyperMetricsOf(metrics: AppMetrics): HyperMetrics {
   // The connection id stays off the labels: one series per connection would grow without bound.
-  // Each series' child is looked up once: hashing the labels on every call cost more than the call.
+  // Each series' labels and child are made once per session, not once per call.
   const calls = new Map<string, ReturnType<AppMetrics["hypervisorCalls"]["labels"]>>();
   const durations = new Map<string, ReturnType<AppMetrics["hypervisorCallDuration"]["labels"]>>();
   const series = (labels: CallLabels) => ({
