@@ -59,7 +59,7 @@ const SOURCES: [name: string, test: (file: string, fn: string) => boolean][] = [
   ],
   ["SQL writes (sync)", (f) => f.includes("packages/sync/")],
   ["Prisma", (f) => f.includes("@prisma/") || f.includes("packages/db/src/generated")],
-  ["PGlite", (f) => f.includes("@electric-sql/") || f.startsWith("wasm://")],
+  ["PGlite", (f) => f.includes("@electric-sql/")],
   ["database layer", (f) => f.includes("packages/db/")],
   ["GraphQL", (f) => /graphql|@pothos|yoga|@envelop|@whatwg-node/.test(f)],
   [
@@ -77,8 +77,11 @@ const SOURCES: [name: string, test: (file: string, fn: string) => boolean][] = [
 /** Frames V8 makes up, which have no caller to stand for. */
 const SPECIAL = new Set(["(idle)", "(garbage collector)", "(program)", "(root)"]);
 
+// WebAssembly too: undici's HTTP parser (llhttp) and PGlite are both wasm, told apart by their caller.
 const isBorrowed = (frame: CallFrame) =>
-  frame.url.startsWith("node:") || (frame.url === "" && !SPECIAL.has(frame.functionName));
+  frame.url.startsWith("node:") ||
+  frame.url.startsWith("wasm://") ||
+  (frame.url === "" && !SPECIAL.has(frame.functionName));
 
 /** Maps bundle positions to sources, one parsed map per bundle file. */
 function sourceMapper() {

@@ -144,7 +144,8 @@ function printProfile(name: string, file: string | undefined, syncs: [string, Pr
   if (!file || !syncs.length) return;
   const profile = readProfile(file);
   for (const [sync, window] of syncs) {
-    console.log(formatProfileSummary(`${name}, ${sync}`, summariseProfile(profile, [window])));
+    const title = `${name}, ${sync} (profile clock ${window.from}–${window.to} µs)`;
+    console.log(formatProfileSummary(title, summariseProfile(profile, [window])));
   }
   console.log(`(whole profile: ${file})`);
 }
