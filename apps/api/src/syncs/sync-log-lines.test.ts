@@ -1,6 +1,7 @@
 // What a sync writes to the log at each level (docs/operations.md, "Log levels"): at info its
 // start, each failed hypervisor call and its end with counts; debug adds every call.
 import { createProxmoxStandin, type ProxmoxStandin } from "@hyperlens/standins/testing";
+import type { SyncResult } from "@hyperlens/sync";
 import { describe, expect, it } from "vitest";
 import { eachFileConnectedTo } from "../testing/standin-connections.ts";
 import { startTestApp } from "../testing/test-app.ts";
@@ -12,7 +13,7 @@ async function syncWithOneFailedCall(world: {
   standin: ProxmoxStandin;
   app: { logLines: string[] };
   connectionId: string;
-  sync: () => Promise<{ counts: Record<string, number> }>;
+  sync: () => Promise<SyncResult>;
 }) {
   world.standin.faults.fail(/\/agent\/network-get-interfaces$/, 500, { times: 1 });
   world.app.logLines.length = 0;
