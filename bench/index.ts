@@ -18,7 +18,10 @@
 //   BENCH_STARTUP_RUNS=3
 //   BENCH_SSO_RUNS=40               OpenID Connect sign-ins against the in-process provider (sso)
 //   BENCH_WEBHOOK_EVENTS=5000       change-feed events delivered to one local receiver (webhooks)
-//   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir
+//   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir; the
+//                                   sync scenarios print where the server's CPU went during the
+//                                   full and the unchanged sync, by source and by function
+//                                   (cpu-profile-summary.ts, also a command of its own)
 //   BENCH_NODE_FLAGS="--flag …"     more Node flags for each Hyperlens server, to try them
 //   DATABASE_URL=postgresql://…    a PostgreSQL server: each scenario in its own throw-away
 //                                   database there (default: the embedded database)

@@ -4,6 +4,13 @@
 // requests per sync; the most in flight (per node for Proxmox); the server's peak RSS.
 import type { ConnectionKind } from "@hyperlens/shared";
 import { prepareDatabase } from "./bench-database.ts";
+import {
+  formatProfileSummary,
+  type ProfileWindow,
+  profileClockMicros,
+  readProfile,
+  summariseProfile,
+} from "./cpu-profile-summary.ts";
 import type { Figure } from "./figures.ts";
 import { type GraphqlCall, graphqlClient } from "./graphql-client.ts";
 import { startHyperlens } from "./hyperlens-process.ts";
@@ -91,6 +98,7 @@ export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]>
   const standin = await startStandin(scenario.standin);
   const db = await prepareDatabase();
   try {
+    let profiled: [string, ProfileWindow][] = [];
     const server = await startHyperlens({
       env: db.env,
       runtime: settings.runtime,
@@ -101,19 +109,25 @@ export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]>
       const base = scenario.connection(standin.url, standin.caPem);
       const connect = (name: string, maxConcurrentRequests: number) =>
         saveConnection(call, scenario, { ...base, name, maxConcurrentRequests });
-      const timed = async (connectionId: string) => {
+      const timed = async (connectionId: string): Promise<Timed> => {
         await standin.takeStats();
         const cpuBefore = server.cpuSeconds();
+        const from = profileClockMicros();
         const sync = await runSync(call, connectionId);
+        const window = { from, to: profileClockMicros() };
         const stats = await standin.takeStats();
         const cpuSeconds = server.cpuSeconds() - cpuBefore;
-        return { ...sync, stats, cpuSeconds, rssMb: server.peakRssMb() };
+        return { ...sync, stats, cpuSeconds, rssMb: server.peakRssMb(), window };
       };
       const readyRssMb = server.peakRssMb();
       const atDefaultId = await connect("bench-default", scenario.limits.perConnection);
       const atDefault = await timed(atDefaultId);
       const unchanged = await timed(atDefaultId);
       const atOne = await timed(await connect("bench-c1", 1));
+      profiled = [
+        ["full sync, default concurrency", atDefault.window],
+        ["unchanged re-sync", unchanged.window],
+      ];
       return syncFigures(scenario, { readyRssMb, atDefault, unchanged, atOne });
     } catch (error) {
       throw new Error(`${(error as Error).message}\nHyperlens log:\n${server.logTail()}`, {
@@ -121,6 +135,7 @@ export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]>
       });
     } finally {
       await server.stop();
+      printProfile(scenario.name, server.cpuProfileFile(), profiled);
     }
   } finally {
     standin.stop();
@@ -135,7 +150,26 @@ type Timed = {
   /** CPU seconds the server used during the sync. */
   cpuSeconds: number;
   rssMb: number;
+  /** When the sync ran, on the clock of the server's CPU profile. */
+  window: ProfileWindow;
 };
+
+/** With BENCH_CPU_PROF: where the server's CPU went during each profiled sync. */
+function printProfile(name: string, file: string | undefined, syncs: [string, ProfileWindow][]) {
+  if (!file || !syncs.length) return;
+  const profile = readProfile(file);
+  for (const [sync, window] of syncs) {
+    const title = `${name}, ${sync} (profile clock ${window.from}–${window.to} µs)`;
+    console.log(formatProfileSummary(title, summariseProfile(profile, [window])));
+  }
+  console.log(`(whole profile: ${file})`);
+}
+
+/** Issue 26's targets: the server's CPU per guest read, a full sync and an unchanged one. */
+const FULL_SYNC_CPU_MS_PER_GUEST = 0.5;
+const UNCHANGED_SYNC_CPU_MS_PER_GUEST = 0.3;
+
+const cpuMsPerGuest = (t: Timed) => (t.cpuSeconds * 1000) / Math.max(1, t.run.counts.seen);
 
 /** CPU used on both sides: near the wall time × cores, the run measured the CPU, not the pool. */
 const cpuNote = (t: Timed) =>
@@ -150,6 +184,8 @@ function syncFigures(
   const repeated = Object.entries(m.atDefault.stats.repeated);
   const rows = m.unchanged.run.counts.rowsWritten;
   const { perConnection } = scenario.limits;
+  const fullCpu = cpuMsPerGuest(m.atDefault);
+  const unchangedCpu = cpuMsPerGuest(m.unchanged);
   return [
     {
       scenario: name,
@@ -180,6 +216,24 @@ function syncFigures(
       value: m.unchanged.seconds,
       unit: "s",
       note: cpuNote(m.unchanged),
+    },
+    {
+      scenario: name,
+      figure: "server CPU per guest, full sync",
+      value: fullCpu,
+      unit: "ms",
+      target: `≤ ${FULL_SYNC_CPU_MS_PER_GUEST} ms`,
+      isMet: fullCpu <= FULL_SYNC_CPU_MS_PER_GUEST,
+      note: `${m.atDefault.cpuSeconds.toFixed(2)} s for ${m.atDefault.run.counts.seen} guests at the default concurrency`,
+    },
+    {
+      scenario: name,
+      figure: "server CPU per guest, unchanged re-sync",
+      value: unchangedCpu,
+      unit: "ms",
+      target: `≤ ${UNCHANGED_SYNC_CPU_MS_PER_GUEST} ms`,
+      isMet: unchangedCpu <= UNCHANGED_SYNC_CPU_MS_PER_GUEST,
+      note: `${m.unchanged.cpuSeconds.toFixed(2)} s for ${m.unchanged.run.counts.seen} guests`,
     },
     {
       scenario: name,

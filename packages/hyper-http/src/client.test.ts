@@ -498,19 +498,28 @@ describe("server messages of answers that are not a hypervisor's", () => {
 });
 
 describe("logging and metrics", () => {
-  it("logs and counts every attempt with method, path, status, duration, connection and correlation id", async () => {
+  /** A server that fails the first call (503) and answers the second. */
+  async function failingOnce() {
     let calls = 0;
-    const target = await server((_req, res) => {
+    return server((_req, res) => {
       calls += 1;
       sendJson(res, calls === 1 ? 503 : 200, { data: null });
     });
-    const lines: Record<string, unknown>[] = [];
+  }
+
+  it("logs and counts every attempt with method, path, status, duration, connection and correlation id", async () => {
+    const target = await failingOnce();
+    const lines: { level: string; entry: Record<string, unknown> }[] = [];
     const counted: CallLabels[] = [];
     const observed: number[] = [];
     const door = client({
       baseUrl: target.url,
       correlationId: "sync-42",
-      logger: { info: (e) => lines.push(e), warn: (e) => lines.push(e) },
+      logger: {
+        debug: (entry) => lines.push({ level: "debug", entry }),
+        info: (entry) => lines.push({ level: "info", entry }),
+        warn: (entry) => lines.push({ level: "warn", entry }),
+      },
       metrics: { count: (_n, l) => counted.push(l), observe: (_n, s) => observed.push(s) },
     });
     await door.request({
@@ -518,8 +527,13 @@ describe("logging and metrics", () => {
       path: "/api2/json/nodes",
       query: { password: "x1234", type: "vm" },
     });
-    expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatchObject({
+    // docs/operations.md "Log levels": a failed call is a warn line, a successful one debug.
+    expect(lines.map((l) => [l.level, l.entry.status])).toEqual([
+      ["warn", 503],
+      ["debug", 200],
+    ]);
+    expect(lines[1]?.entry).toMatchObject({
+      msg: "hypervisor call",
       method: "GET",
       path: "/api2/json/nodes?password=***&type=vm",
       status: 200,
@@ -528,9 +542,23 @@ describe("logging and metrics", () => {
       attempt: 2,
       source: "Proxmox",
     });
-    expect(typeof lines[1]?.durationMs).toBe("number");
+    expect(typeof lines[1]?.entry.durationMs).toBe("number");
     expect(counted.map((l) => l.outcome)).toEqual(["503", "200"]);
     expect(observed).toHaveLength(2);
+  });
+
+  it("writes no line for a successful call to a logger without debug, and still counts it", async () => {
+    const target = await failingOnce();
+    const lines: Record<string, unknown>[] = [];
+    const counted: CallLabels[] = [];
+    const door = client({
+      baseUrl: target.url,
+      logger: { info: (e) => lines.push(e), warn: (e) => lines.push(e) },
+      metrics: { count: (_n, l) => counted.push(l), observe() {} },
+    });
+    await door.request({ method: "GET", path: "/api2/json/nodes" });
+    expect(lines.map((l) => l.status)).toEqual([503]);
+    expect(counted.map((l) => l.outcome)).toEqual(["503", "200"]);
   });
 });
 

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createSemaphore, type Semaphore } from "@hyperlens/shared";
 import type { Dispatcher } from "undici";
@@ -198,6 +197,20 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     return checkedConfig.problem;
   }
 
+  // Parsed once: a client's base address does not change (and is only used once it was checked).
+  let parsedBase: { origin: string; pathPrefix: string; hostPort: string } | undefined;
+  function base() {
+    if (!parsedBase) {
+      const url = new URL(options.baseUrl);
+      parsedBase = {
+        origin: url.origin,
+        pathPrefix: url.pathname.replace(/\/+$/, ""),
+        hostPort: url.port ? `${url.hostname}:${url.port}` : url.hostname,
+      };
+    }
+    return parsedBase;
+  }
+
   function getDispatcher(): Dispatcher {
     dispatcher ??= createTlsAgent({
       verifyTls,
@@ -218,9 +231,13 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     const shownPath = redactPath(pathWithQuery);
     const headers = buildHeaders(req.headers);
     // TRAP: docs/behaviour.md §1 — a server echoing the request could put a token or password into our message.
-    const secrets = collectRequestSecrets(headers, purpose === "read" ? undefined : req.body);
-    const scrub = (text: string) => redactSecrets(text, secrets);
-    const logBase = { source, connectionId: options.connectionId, correlationId, method };
+    // Collected only when a failure has a message to scrub.
+    let secrets: string[] | undefined;
+    const scrub = (text: string) => {
+      secrets ??= collectRequestSecrets(headers, purpose === "read" ? undefined : req.body);
+      return redactSecrets(text, secrets);
+    };
+    const logBase = () => ({ source, connectionId: options.connectionId, correlationId, method });
 
     // TRAP: docs/behaviour.md §2 — checked per request, so a row that got an http:// address some other way is still refused.
     const refusal =
@@ -228,7 +245,12 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
       checkPath(req.path) ??
       checkReadOnly(method, req.path, purpose, allowedWrites);
     if (refusal) {
-      logger.warn({ ...logBase, msg: "hypervisor call refused", path: shownPath, reason: refusal });
+      logger.warn({
+        ...logBase(),
+        msg: "hypervisor call refused",
+        path: shownPath,
+        reason: refusal,
+      });
       metrics.count("hyper_http_requests_total", labels(method, "refused"));
       throw fail(`Refused to call the ${source} server: ${refusal}`, {
         errorClass: "config",
@@ -238,9 +260,8 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
       });
     }
 
-    const base = new URL(options.baseUrl);
-    const origin = base.origin;
-    const fullPath = `${base.pathname.replace(/\/+$/, "")}${pathWithQuery}`;
+    const { origin, pathPrefix } = base();
+    const fullPath = `${pathPrefix}${pathWithQuery}`;
     const controller = new AbortController();
     const deadline = setTimeout(
       () => controller.abort(new DeadlineExceeded()),
@@ -303,8 +324,9 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     ) {
       const durationMs = outcome.durationMs ?? 0;
       const outcomeLabel = status === undefined ? (errorClass ?? "error") : String(status);
-      const entry = {
-        ...logBase,
+      const isSuccess = status !== undefined && status < 400 && !errorClass;
+      const entry = () => ({
+        ...logBase(),
         msg: "hypervisor call",
         path: shownPath,
         status,
@@ -312,15 +334,13 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
         attempt,
         ...(errorClass ? { errorClass } : {}),
         ...(outcome.network?.code ? { code: outcome.network.code } : {}),
-      };
-      if (status !== undefined && status < 400 && !errorClass) logger.info(entry);
-      else logger.warn(entry);
-      metrics.count("hyper_http_requests_total", labels(method, outcomeLabel));
-      metrics.observe(
-        "hyper_http_request_duration_seconds",
-        durationMs / 1000,
-        labels(method, outcomeLabel),
-      );
+      });
+      // A successful call is a debug line: nothing is built for a logger that has no debug.
+      if (!isSuccess) logger.warn(entry());
+      else if (logger.debug) logger.debug(entry());
+      const callLabels = labels(method, outcomeLabel);
+      metrics.count("hyper_http_requests_total", callLabels);
+      metrics.observe("hyper_http_request_duration_seconds", durationMs / 1000, callLabels);
     }
   }
 
@@ -412,8 +432,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
   }
 
   function hostPort(): string {
-    const url = new URL(options.baseUrl);
-    return url.port ? `${url.hostname}:${url.port}` : url.hostname;
+    return base().hostPort;
   }
 
   function labels(method: string, outcome: string): CallLabels {
@@ -584,7 +603,7 @@ function stripQuery(location: string): string {
 
 /** Reads a body up to `limit` bytes; returns null (and stops the transfer) when it is larger. */
 async function readCapped(
-  body: Readable,
+  body: Dispatcher.ResponseData["body"],
   limit: number,
   contentLength: string | string[] | undefined,
 ): Promise<string | null> {
@@ -598,6 +617,9 @@ async function readCapped(
     stop();
     return null;
   }
+  // Declared and within the limit: undici holds the server to its Content-Length, so the body
+  // is read in one go, without a promise per chunk.
+  if (Number.isFinite(declared)) return body.text();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of body as AsyncIterable<Uint8Array>) {

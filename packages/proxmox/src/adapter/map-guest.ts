@@ -62,10 +62,12 @@ function sum(disks: readonly NeutralDisk[]): number | undefined {
   return sizes.length ? sizes.reduce((a, b) => a + b, 0) : undefined;
 }
 
+const isScalar = (value: unknown) =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+
 function safeRaw(raw: Record<string, unknown>): JsonObject {
   const entries = Object.entries(raw).filter(
-    ([key, value]) =>
-      !UNSAFE_CONFIG_KEYS.test(key) && ["string", "number", "boolean"].includes(typeof value),
+    ([key, value]) => isScalar(value) && !UNSAFE_CONFIG_KEYS.test(key),
   );
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))) as {
     [key: string]: JsonValue;
