@@ -83,6 +83,13 @@ export const ConnectionNode = builder.prismaNode("Connection", {
         nullable: true,
         resolve: (c) => connectionSettings(c).maxConcurrentRequests,
       }),
+      lightPollSeconds: t.int({
+        ...setting,
+        nullable: true,
+        description:
+          "Seconds between light polls, which read only the guest lists between full syncs (0: off).",
+        resolve: (c) => connectionSettings(c).lightPollSeconds,
+      }),
       hasSecret: t.boolean({
         ...setting,
         nullable: true,
@@ -155,6 +162,10 @@ const baseInputFields = (t: PothosInputFields) => ({
   maxConcurrentRequests: t.int({
     required: false,
     description: "Requests in flight at once (1–16, default 4).",
+  }),
+  lightPollSeconds: t.int({
+    required: false,
+    description: "Seconds between light polls (0: off, or 5–3600; default 15).",
   }),
   groupIds: t.globalIDList({
     required: false,

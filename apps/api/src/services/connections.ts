@@ -53,7 +53,14 @@ export interface ConnectionInput {
   isActive?: boolean | null;
   /** Requests in flight at once to this hypervisor (1–16, default 4). */
   maxConcurrentRequests?: number | null;
+  /** Seconds between light polls (docs/behaviour.md §8.7): 0 (off) or 5–3600, default 15. */
+  lightPollSeconds?: number | null;
 }
+
+/** The shortest light-poll interval: below it a poll would barely end before the next. */
+export const MIN_LIGHT_POLL_SECONDS = 5;
+/** The longest light-poll interval; beyond it, a full sync interval does the job. */
+export const MAX_LIGHT_POLL_SECONDS = 3600;
 
 const USER_AT_REALM = /^[^@\s:]+@[^@\s:]+$/;
 const TOKEN_NAME = /^[A-Za-z][A-Za-z0-9._-]{1,63}$/;
@@ -138,6 +145,18 @@ function validate(kind: ConnectionKind, input: ConnectionInput, isNew: boolean):
   ) {
     problems.push(["maxConcurrentRequests", "Use a whole number from 1 to 16."]);
   }
+  const poll = input.lightPollSeconds;
+  if (
+    poll !== null &&
+    poll !== undefined &&
+    (!Number.isInteger(poll) ||
+      (poll !== 0 && (poll < MIN_LIGHT_POLL_SECONDS || poll > MAX_LIGHT_POLL_SECONDS)))
+  ) {
+    problems.push([
+      "lightPollSeconds",
+      `Use 0 (off) or a whole number of seconds from ${MIN_LIGHT_POLL_SECONDS} to ${MAX_LIGHT_POLL_SECONDS}.`,
+    ]);
+  }
   return problems.map(([field, message]) => ({ field, message }));
 }
 
@@ -207,6 +226,9 @@ export async function saveConnection(
       ...(existing ? connectionSettings(existing) : {}),
       ...(input.maxConcurrentRequests
         ? { maxConcurrentRequests: input.maxConcurrentRequests }
+        : {}),
+      ...(input.lightPollSeconds !== null && input.lightPollSeconds !== undefined
+        ? { lightPollSeconds: input.lightPollSeconds }
         : {}),
     },
   };

@@ -1,12 +1,15 @@
 import {
   connectionPrivilegeWarning,
   createProxmoxClient,
+  listProxmoxGuests,
+  readProxmoxGuests,
   readProxmoxInventory,
 } from "@hyperlens/proxmox";
 import { httpOptionsFor, readOptionsFor, type SourceDriver } from "./source-driver.ts";
 
 /** Proxmox VE: API token or user + password (ticket) login; read-only. */
 export const proxmoxDriver: SourceDriver = {
+  hasLightPoll: true,
   open(connection, secret, context) {
     const client = createProxmoxClient({
       http: httpOptionsFor(connection, context),
@@ -27,6 +30,10 @@ export const proxmoxDriver: SourceDriver = {
         };
       },
       read: (signal) => readProxmoxInventory(client, readOptionsFor(signal)),
+      lightPoll: {
+        list: () => listProxmoxGuests(client),
+        readGuests: (guests, signal) => readProxmoxGuests(client, guests, signal),
+      },
       close: () => client.close(),
     };
   },
