@@ -52,8 +52,13 @@ describe("planLightPoll (docs/behaviour.md §8.7, §8.8)", () => {
   });
 
   it("an incomplete listing removes nothing", () => {
-    const plan = planLightPoll(stored, { isComplete: false, reason: "503", guests: [] });
+    const plan = planLightPoll(stored, {
+      isComplete: false,
+      reason: "page 2 failed",
+      guests: [listed(1), listed(2), listed(3)],
+    });
     expect(plan.removals).toEqual([]);
+    expect(plan.heldBack).toBe(0);
   });
 
   it("a complete listing removes the missing guest when the guard allows it", () => {
