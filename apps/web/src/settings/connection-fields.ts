@@ -16,6 +16,7 @@ export const ConnectionFields = graphql(`
     isProvider
     isActive
     syncIntervalSeconds
+    lightPollSeconds
     lastSyncAt
     lastSuccessAt
     lastSyncOutcome

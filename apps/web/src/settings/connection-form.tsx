@@ -59,7 +59,10 @@ const SAVE_CONNECTION = {
   ),
 } as const;
 
-const SHOWN_FIELDS = ["name", "url", "username", "tokenId", "secret", "caPem"];
+const SHOWN_FIELDS = ["name", "url", "username", "tokenId", "secret", "caPem", "lightPollSeconds"];
+
+/** The light-poll interval a new connection starts with (the server's default). */
+const DEFAULT_LIGHT_POLL_SECONDS = 15;
 
 function draftOf(kind: ConnectionKind, connection: Connection | undefined): ConnectionDraft {
   return {
@@ -74,6 +77,7 @@ function draftOf(kind: ConnectionKind, connection: Connection | undefined): Conn
     verifyTls: connection?.verifyTls ?? true,
     isProvider: connection?.isProvider ?? false,
     isActive: connection?.isActive ?? true,
+    lightPollSeconds: String(connection?.lightPollSeconds ?? DEFAULT_LIGHT_POLL_SECONDS),
     storedSecretFor: connection?.hasSecret
       ? {
           url: connection.url ?? "",
@@ -120,7 +124,7 @@ export function ConnectionForm(props: {
     setServerProblems(({ [field]: _, ...rest }) => rest);
   };
   const text = (
-    field: "name" | "url" | "username" | "tokenId",
+    field: "name" | "url" | "username" | "tokenId" | "lightPollSeconds",
     label: string,
     hint?: string,
     placeholder?: string,
@@ -249,6 +253,12 @@ export function ConnectionForm(props: {
           {t("settings.field.isProvider")}
         </label>
       )}
+      {props.kind === "PROXMOX" &&
+        text(
+          "lightPollSeconds",
+          t("settings.field.lightPollSeconds"),
+          t("settings.hint.lightPollSeconds"),
+        )}
       <label className="check">
         <input
           type="checkbox"

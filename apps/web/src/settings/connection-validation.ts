@@ -28,6 +28,8 @@ export interface ConnectionDraft {
   verifyTls: boolean;
   isProvider: boolean;
   isActive: boolean;
+  /** Proxmox: seconds between light polls, as typed (docs/behaviour.md §8.7). */
+  lightPollSeconds: string;
   /** The target the stored secret was entered for; null when no secret is stored. */
   storedSecretFor: SecretTargetDraft | null;
 }
@@ -57,12 +59,22 @@ export function validateDraft(draft: ConnectionDraft): DraftProblems {
     problems.username = "settings.problem.vcdUserOrg";
   else if (draft.kind === "PROXMOX" && !/^[^@\s]+@[^@\s!]+$/.test(username))
     problems.username = "settings.problem.pveUserRealm";
+  if (draft.kind === "PROXMOX" && !isLightPollSeconds(draft.lightPollSeconds)) {
+    problems.lightPollSeconds = "settings.problem.lightPollSeconds";
+  }
   if (!draft.secret && !keepsStoredSecret(draft)) {
     problems.secret = draft.storedSecretFor
       ? "settings.problem.secretAgain"
       : "settings.problem.secretFirst";
   }
   return problems;
+}
+
+/** 0 (off) or a whole number of seconds from 5 to 3600, as the server accepts. */
+function isLightPollSeconds(typed: string): boolean {
+  if (!/^\d+$/.test(typed.trim())) return false;
+  const seconds = Number(typed);
+  return seconds === 0 || (seconds >= 5 && seconds <= 3600);
 }
 
 const targetOf = (draft: SecretTargetDraft): SecretTargetDraft => ({
@@ -113,6 +125,7 @@ export interface ConnectionInput {
   isActive: boolean;
   tokenId?: string | null;
   isProvider?: boolean;
+  lightPollSeconds?: number;
 }
 
 /** The mutation input for a draft. A blank secret on an edit keeps the stored one. */
@@ -127,7 +140,10 @@ export function inputFromDraft(draft: ConnectionDraft): ConnectionInput {
   };
   if (draft.id) input.id = draft.id;
   if (draft.secret) input.secret = draft.secret;
-  if (draft.kind === "PROXMOX") input.tokenId = draft.tokenId.trim() || null;
+  if (draft.kind === "PROXMOX") {
+    input.tokenId = draft.tokenId.trim() || null;
+    input.lightPollSeconds = Number(draft.lightPollSeconds.trim());
+  }
   if (draft.kind === "VCD") input.isProvider = draft.isProvider;
   return input;
 }
