@@ -34,7 +34,8 @@ export async function benchLightPoll(): Promise<Figure[]> {
   const db = await prepareDatabase();
   try {
     const server = await startHyperlens({
-      env: db.env,
+      // The scheduler runs the polls (the other scenarios turn it off and sync by hand).
+      env: { ...db.env, HYPERLENS_SCHEDULER: "1" },
       runtime: settings.runtime,
       logFile: `${db.dir}/hyperlens.log`,
     });

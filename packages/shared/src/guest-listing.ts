@@ -8,6 +8,8 @@ export interface ListedGuest {
   /** The full read's list the guest belongs to ("pve1/qemu", "vms"): a new key is a move. */
   listKey: string;
   name: string;
+  /** The host it runs on, where the list tells (vCenter): another host is a move. */
+  hostName?: string;
   /**
    * Omitted when the list cannot vouch for the guest (a Proxmox guest on an offline node): it
    * counts as present, and is neither compared nor read.

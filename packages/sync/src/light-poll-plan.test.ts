@@ -8,6 +8,7 @@ const row = (id: number, more: Partial<StoredListedState> = {}): StoredListedSta
   listKey: "pve1/qemu",
   name: `vm${id}`,
   state: "RUNNING",
+  hostName: null,
   fingerprint: "f",
   confirmation: "CONFIRMED",
   isRemoved: false,
@@ -49,6 +50,14 @@ describe("planLightPoll (docs/behaviour.md §8.7, §8.8)", () => {
       ["6", ["added"]],
     ]);
     expect(plan.removals).toEqual([]);
+  });
+
+  it("a guest listed on another host is moved (vCenter)", () => {
+    const plan = planLightPoll(
+      [row(1, { hostName: "esx-1" }), row(2, { hostName: "esx-1" })],
+      complete([listed(1, { hostName: "esx-2" }), listed(2, { hostName: "esx-1" })]),
+    );
+    expect(plan.toRead.map((t) => [t.guest.externalId, t.changes])).toEqual([["1", ["moved"]]]);
   });
 
   it("an incomplete listing removes nothing", () => {

@@ -7,6 +7,7 @@ import type { StoredVmState } from "./plan.ts";
 /** What the light poll needs to know of a stored guest. */
 export interface StoredListedState extends StoredVmState {
   state: NeutralPowerState;
+  hostName: string | null;
 }
 
 /** How a listed guest differs from its stored row. */
@@ -33,7 +34,8 @@ function changesOf(guest: ListedGuest, stored: StoredListedState | undefined): L
   if (!stored) return ["added"];
   if (stored.isRemoved) return ["restored"];
   const changes: ListedChange[] = [];
-  if (guest.listKey !== stored.listKey) changes.push("moved");
+  const isOnOtherHost = guest.hostName !== undefined && guest.hostName !== stored.hostName;
+  if (guest.listKey !== stored.listKey || isOnOtherHost) changes.push("moved");
   // TRAP: docs/behaviour.md §8.8 — a guest the list cannot vouch for (offline node) is present, not compared.
   if (guest.state === undefined) return changes;
   if (guest.name !== stored.name) changes.push("renamed");

@@ -61,6 +61,7 @@ const STORED_SELECT = {
   listKey: true,
   name: true,
   state: true,
+  hostName: true,
   fingerprint: true,
   confirmation: true,
   removedAt: true,

@@ -253,7 +253,7 @@ export function ConnectionForm(props: {
           {t("settings.field.isProvider")}
         </label>
       )}
-      {props.kind === "PROXMOX" &&
+      {props.kind !== "VCD" &&
         text(
           "lightPollSeconds",
           t("settings.field.lightPollSeconds"),

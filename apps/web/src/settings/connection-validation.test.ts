@@ -166,6 +166,7 @@ describe("inputFromDraft", () => {
     expect(inputFromDraft({ ...draft, kind: "VCD" })).not.toHaveProperty("tokenId");
     expect(inputFromDraft({ ...draft, kind: "VCD" })).toHaveProperty("isProvider", false);
     expect(inputFromDraft(draft)).toHaveProperty("lightPollSeconds", 15);
+    expect(inputFromDraft({ ...draft, kind: "VCENTER" })).toHaveProperty("lightPollSeconds", 15);
     expect(inputFromDraft({ ...draft, kind: "VCD" })).not.toHaveProperty("lightPollSeconds");
   });
 });
