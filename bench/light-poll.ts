@@ -1,13 +1,13 @@
 // The light poll (docs/behaviour.md §8.7) at its default 15 s against a Proxmox stand-in in its
 // own process: requests per poll in steady state (one /cluster/resources call), and how long a
-// guest created on the stand-in takes to appear in the API.
+// guest created on the stand-in just after a poll (the worst case) takes to appear in the API.
 import { prepareDatabase } from "./bench-database.ts";
 import type { Figure } from "./figures.ts";
 import { type GraphqlCall, graphqlClient } from "./graphql-client.ts";
 import { startHyperlens } from "./hyperlens-process.ts";
 import { settings } from "./settings.ts";
 import { runSync, saveConnection } from "./source-sync.ts";
-import { countRequests, startStandin } from "./standin.ts";
+import { countRequests, type StandinProcess, startStandin } from "./standin.ts";
 
 const POLL_SECONDS = 15;
 const NEW_GUEST = "bench-light-poll-new";
@@ -24,6 +24,16 @@ async function secondsUntilListed(call: GraphqlCall, since: number): Promise<num
     await sleep(100);
   }
   return Number.POSITIVE_INFINITY;
+}
+
+/** Resolves once the stand-in has answered a poll's list call (checked every 100 ms). */
+async function justAfterPoll(standin: StandinProcess): Promise<void> {
+  await standin.takeStats();
+  for (;;) {
+    await sleep(100);
+    const stats = await standin.takeStats();
+    if (countRequests(stats, (p) => p.endsWith("/cluster/resources")) > 0) return;
+  }
 }
 
 /** Runs the light-poll scenario. */
@@ -67,6 +77,8 @@ export async function benchLightPoll(): Promise<Figure[]> {
       const polls = countRequests(steady, (p) => p.endsWith("/cluster/resources"));
       const perPoll = polls ? steady.total / polls : Number.POSITIVE_INFINITY;
 
+      // The worst case: the guest is created just after a poll, so it waits a whole interval.
+      await justAfterPoll(standin);
       const since = performance.now();
       await standin.addGuest();
       const seconds = await secondsUntilListed(call, since);
@@ -88,7 +100,7 @@ export async function benchLightPoll(): Promise<Figure[]> {
           unit: "s",
           target: "≤ 20 s",
           isMet: seconds <= 20,
-          note: `poll interval ${POLL_SECONDS} s, stand-in latency ${latencyMs} ms; the poll that found it asked ${afterChange.total} requests (${JSON.stringify(afterChange.byPath)})`,
+          note: `created just after a poll (the worst case: a whole ${POLL_SECONDS} s interval), stand-in latency ${latencyMs} ms; the poll that found it asked ${afterChange.total} requests (${JSON.stringify(afterChange.byPath)})`,
         },
       ];
     } catch (error) {

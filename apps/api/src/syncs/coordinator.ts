@@ -178,7 +178,7 @@ export function createSyncCoordinator(options: SyncCoordinatorOptions = {}): Syn
         const started = local ? await local.started : undefined;
         // TRAP: docs/behaviour.md §8.7 — a light poll is not the sync asked for: wait it out, then sync.
         if (started?.isLightPoll) {
-          await started.done.catch(() => undefined);
+          await local?.settled;
           continue;
         }
         if (started) return follow(started, onRunId);

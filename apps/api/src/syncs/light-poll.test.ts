@@ -3,7 +3,7 @@
 import { createProxmoxStandin, proxmoxNode, qemuGuest } from "@hyperlens/standins/testing";
 import { beforeEach, describe, expect, it } from "vitest";
 import { eachTestConnectedTo } from "../testing/standin-connections.ts";
-import { trySyncConnection } from "./coordinator.ts";
+import { syncConnection, trySyncConnection } from "./coordinator.ts";
 
 const guests = (node: string, first: number, count: number) =>
   Array.from({ length: count }, (_, i) =>
@@ -140,6 +140,23 @@ describe("the light poll (docs/behaviour.md §8.7, §8.8)", () => {
     const result = await poll();
     expect(result.guardFired).toBe(true);
     expect((await byExternalId()).size).toBe(8);
+  });
+
+  it("a manual sync asked for during a poll waits for it, then syncs: it never reports the poll", async () => {
+    pve.standin.faults.delay("/cluster/resources", 300, { times: 1 });
+    const polling = trySyncConnection(pve.services, pve.connectionId, {
+      trigger: "SCHEDULE",
+      lightPoll: true,
+    });
+    const manual = syncConnection(pve.services, pve.connectionId, { trigger: "MANUAL" });
+    const result = await manual.done;
+    await polling;
+    const run = await pve.services.prisma.syncRun.findUniqueOrThrow({
+      where: { id: result.syncRunId },
+    });
+    expect(run.trigger).toBe("MANUAL");
+    const lists = pve.standin.requests.filter((r) => r.path === "/api2/json/nodes");
+    expect(lists.length).toBe(1);
   });
 
   it("a guest on an offline node is kept and not read", async () => {
