@@ -253,12 +253,11 @@ export function ConnectionForm(props: {
           {t("settings.field.isProvider")}
         </label>
       )}
-      {props.kind !== "VCD" &&
-        text(
-          "lightPollSeconds",
-          t("settings.field.lightPollSeconds"),
-          t("settings.hint.lightPollSeconds"),
-        )}
+      {text(
+        "lightPollSeconds",
+        t("settings.field.lightPollSeconds"),
+        t("settings.hint.lightPollSeconds"),
+      )}
       <label className="check">
         <input
           type="checkbox"

@@ -166,7 +166,6 @@ describe("inputFromDraft", () => {
     expect(inputFromDraft({ ...draft, kind: "VCD" })).not.toHaveProperty("tokenId");
     expect(inputFromDraft({ ...draft, kind: "VCD" })).toHaveProperty("isProvider", false);
     expect(inputFromDraft(draft)).toHaveProperty("lightPollSeconds", 15);
-    expect(inputFromDraft({ ...draft, kind: "VCENTER" })).toHaveProperty("lightPollSeconds", 15);
-    expect(inputFromDraft({ ...draft, kind: "VCD" })).not.toHaveProperty("lightPollSeconds");
+    expect(inputFromDraft({ ...draft, kind: "VCD" })).toHaveProperty("lightPollSeconds", 15);
   });
 });

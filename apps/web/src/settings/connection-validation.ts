@@ -28,7 +28,7 @@ export interface ConnectionDraft {
   verifyTls: boolean;
   isProvider: boolean;
   isActive: boolean;
-  /** Proxmox and vCenter: seconds between light polls, as typed (docs/behaviour.md §8.7). */
+  /** Seconds between light polls, as typed (docs/behaviour.md §8.7). */
   lightPollSeconds: string;
   /** The target the stored secret was entered for; null when no secret is stored. */
   storedSecretFor: SecretTargetDraft | null;
@@ -59,7 +59,7 @@ export function validateDraft(draft: ConnectionDraft): DraftProblems {
     problems.username = "settings.problem.vcdUserOrg";
   else if (draft.kind === "PROXMOX" && !/^[^@\s]+@[^@\s!]+$/.test(username))
     problems.username = "settings.problem.pveUserRealm";
-  if (draft.kind !== "VCD" && !isLightPollSeconds(draft.lightPollSeconds)) {
+  if (!isLightPollSeconds(draft.lightPollSeconds)) {
     problems.lightPollSeconds = "settings.problem.lightPollSeconds";
   }
   if (!draft.secret && !keepsStoredSecret(draft)) {
@@ -125,7 +125,7 @@ export interface ConnectionInput {
   isActive: boolean;
   tokenId?: string | null;
   isProvider?: boolean;
-  lightPollSeconds?: number;
+  lightPollSeconds: number;
 }
 
 /** The mutation input for a draft. A blank secret on an edit keeps the stored one. */
@@ -137,11 +137,11 @@ export function inputFromDraft(draft: ConnectionDraft): ConnectionInput {
     caPem: draft.caPem.trim() || null,
     verifyTls: draft.verifyTls,
     isActive: draft.isActive,
+    lightPollSeconds: Number(draft.lightPollSeconds.trim()),
   };
   if (draft.id) input.id = draft.id;
   if (draft.secret) input.secret = draft.secret;
   if (draft.kind === "PROXMOX") input.tokenId = draft.tokenId.trim() || null;
-  if (draft.kind !== "VCD") input.lightPollSeconds = Number(draft.lightPollSeconds.trim());
   if (draft.kind === "VCD") input.isProvider = draft.isProvider;
   return input;
 }
