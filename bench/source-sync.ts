@@ -59,9 +59,9 @@ interface SyncRun {
 const RUN_FIELDS =
   "outcome message startedAt finishedAt counts { seen added unchanged rowsWritten }";
 
-async function saveConnection(
+export async function saveConnection(
   call: GraphqlCall,
-  scenario: SyncScenario,
+  scenario: Pick<SyncScenario, "kind">,
   input: Record<string, unknown>,
 ): Promise<string> {
   const type = TYPE_NAME[scenario.kind];
@@ -75,7 +75,7 @@ async function saveConnection(
 }
 
 /** Starts a sync and polls its run until it ends (a minutes-long request would time out). */
-async function runSync(call: GraphqlCall, connectionId: string) {
+export async function runSync(call: GraphqlCall, connectionId: string) {
   const { syncConnection } = await call<{ syncConnection: { id: string } }>(
     "mutation($id: ID!) { syncConnection(id: $id) { id } }",
     { id: connectionId },

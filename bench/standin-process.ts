@@ -7,6 +7,7 @@ import {
   generateCluster,
   generateDirector,
   generateVcenter,
+  qemuGuest,
 } from "@hyperlens/standins/testing";
 import type { StandinOptions, StandinStats } from "./standin.ts";
 
@@ -80,6 +81,12 @@ process.on("message", (message) => {
     process.send?.(stats);
     standin.stats.reset();
     if ("nodeWorkers" in standin) standin.nodeWorkers.resetPeaks();
+  }
+  // A guest created on the hypervisor (light-poll.ts): answered "added" once it is there.
+  if (message === "add-guest" && "cluster" in standin) {
+    const node = standin.cluster.nodes[0]?.name ?? "pve1";
+    standin.cluster.addGuest(qemuGuest({ vmid: 999_999, name: "bench-light-poll-new", node }));
+    process.send?.("added");
   }
   if (message === "stop") void standin.close().then(() => process.exit(0));
 });

@@ -37,6 +37,8 @@ export interface StandinProcess {
   caPem: string;
   /** The counters since the last call (or the start); resets them. */
   takeStats(): Promise<StandinStats>;
+  /** Proxmox: creates one guest on the first node, as an administrator would. */
+  addGuest(): Promise<void>;
   stop(): void;
 }
 
@@ -53,7 +55,17 @@ export async function startStandin(options: StandinOptions): Promise<StandinProc
   if (!child.stdout) throw new Error("no stdout from the stand-in");
   for await (const line of createInterface({ input: child.stdout })) {
     const { url, caPem } = JSON.parse(line) as { url: string; caPem: string };
-    return { url, caPem, takeStats: () => statsOf(child), stop: () => child.send("stop") };
+    return {
+      url,
+      caPem,
+      takeStats: () => statsOf(child),
+      addGuest: () =>
+        new Promise<void>((resolve) => {
+          child.once("message", () => resolve());
+          child.send("add-guest");
+        }),
+      stop: () => child.send("stop"),
+    };
   }
   throw new Error("the stand-in did not start");
 }

@@ -12,6 +12,7 @@ import {
   type GuestInterface,
   parseAgentNetwork,
 } from "./parse/agent-interfaces.ts";
+import { type ProxmoxClusterGuest, parseClusterGuests } from "./parse/cluster-resources.ts";
 import { type ProxmoxClusterStatus, parseClusterStatus } from "./parse/cluster-status.ts";
 import {
   type LxcConfig,
@@ -102,6 +103,8 @@ export interface ProxmoxClient {
   version(): Promise<ProxmoxVersion>;
   nodes(): Promise<ProxmoxNode[]>;
   clusterStatus(): Promise<ProxmoxClusterStatus>;
+  /** Every guest of the cluster in one call, without details (docs/behaviour.md §8.7). */
+  clusterGuests(): Promise<ProxmoxClusterGuest[]>;
   qemuList(node: string): Promise<ProxmoxGuestSummary[]>;
   lxcList(node: string): Promise<ProxmoxGuestSummary[]>;
   qemuConfig(node: string, vmid: number): Promise<QemuConfig>;
@@ -173,6 +176,9 @@ export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClien
     },
     async clusterStatus() {
       return parseClusterStatus(await get("/cluster/status"));
+    },
+    async clusterGuests() {
+      return parseClusterGuests(await get("/cluster/resources?type=vm"));
     },
     async qemuList(node) {
       return parseGuestList(await get(`/nodes/${encodeURIComponent(node)}/qemu`), "qemu", node);

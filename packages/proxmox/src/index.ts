@@ -32,6 +32,7 @@ export {
   type GuestInterface,
   parseAgentNetwork,
 } from "./parse/agent-interfaces.ts";
+export { type ProxmoxClusterGuest, parseClusterGuests } from "./parse/cluster-resources.ts";
 export { type ProxmoxClusterStatus, parseClusterStatus } from "./parse/cluster-status.ts";
 export {
   type LxcConfig,

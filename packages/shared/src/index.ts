@@ -1,6 +1,7 @@
 export * from "./address-rules/index.ts";
 export * from "./capabilities.ts";
 export * from "./field-sources.ts";
+export * from "./guest-listing.ts";
 export * from "./guest-values.ts";
 export * from "./host-address.ts";
 export * from "./inventory.ts";

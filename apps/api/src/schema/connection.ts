@@ -92,6 +92,13 @@ export const ConnectionNode = builder.prismaNode("Connection", {
           "Proxmox: requests in flight at once to one node (default 2 of pveproxy's 3 workers); null for the other kinds.",
         resolve: (c) => connectionSettings(c).maxRequestsPerNode,
       }),
+      lightPollSeconds: t.int({
+        ...setting,
+        nullable: true,
+        description:
+          "Seconds between light polls, which read only the guest lists between full syncs (0: off).",
+        resolve: (c) => connectionSettings(c).lightPollSeconds,
+      }),
       hasSecret: t.boolean({
         ...setting,
         nullable: true,
@@ -164,6 +171,10 @@ const baseInputFields = (t: PothosInputFields) => ({
   maxConcurrentRequests: t.int({
     required: false,
     description: "Requests in flight at once (1–16; default 16 for Proxmox, 4 for the others).",
+  }),
+  lightPollSeconds: t.int({
+    required: false,
+    description: "Seconds between light polls (0: off, or 5–3600; default 15).",
   }),
   groupIds: t.globalIDList({
     required: false,

@@ -55,7 +55,14 @@ export interface ConnectionInput {
   maxConcurrentRequests?: number | null;
   /** Proxmox only: requests in flight at once to one node (1–16, default 2). */
   maxRequestsPerNode?: number | null;
+  /** Seconds between light polls (docs/behaviour.md §8.7): 0 (off) or 5–3600, default 15. */
+  lightPollSeconds?: number | null;
 }
+
+/** The shortest light-poll interval: below it a poll would barely end before the next. */
+export const MIN_LIGHT_POLL_SECONDS = 5;
+/** The longest light-poll interval; beyond it, a full sync interval does the job. */
+export const MAX_LIGHT_POLL_SECONDS = 3600;
 
 const USER_AT_REALM = /^[^@\s:]+@[^@\s:]+$/;
 const TOKEN_NAME = /^[A-Za-z][A-Za-z0-9._-]{1,63}$/;
@@ -133,6 +140,18 @@ function validate(kind: ConnectionKind, input: ConnectionInput, isNew: boolean):
     ]);
   }
   problems.push(...concurrencyProblems(kind, input));
+  const poll = input.lightPollSeconds;
+  if (
+    poll !== null &&
+    poll !== undefined &&
+    (!Number.isInteger(poll) ||
+      (poll !== 0 && (poll < MIN_LIGHT_POLL_SECONDS || poll > MAX_LIGHT_POLL_SECONDS)))
+  ) {
+    problems.push([
+      "lightPollSeconds",
+      `Use 0 (off) or a whole number of seconds from ${MIN_LIGHT_POLL_SECONDS} to ${MAX_LIGHT_POLL_SECONDS}.`,
+    ]);
+  }
   return problems.map(([field, message]) => ({ field, message }));
 }
 
@@ -233,6 +252,9 @@ export async function saveConnection(
         ? { maxConcurrentRequests: input.maxConcurrentRequests }
         : {}),
       ...(input.maxRequestsPerNode ? { maxRequestsPerNode: input.maxRequestsPerNode } : {}),
+      ...(input.lightPollSeconds !== null && input.lightPollSeconds !== undefined
+        ? { lightPollSeconds: input.lightPollSeconds }
+        : {}),
     },
   };
   const newSecret = isSecretKept ? undefined : (input.secret ?? undefined);

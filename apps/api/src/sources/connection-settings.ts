@@ -8,6 +8,8 @@ export interface ConnectionSettings {
   maxConcurrentRequests?: number;
   /** Proxmox only: requests in flight to one node's pveproxy (docs/behaviour.md §3.7). */
   maxRequestsPerNode?: number;
+  /** Seconds between light polls (docs/behaviour.md §8.7); 0 turns them off. */
+  lightPollSeconds?: number;
 }
 
 /** The most either limit may be set to (docs/behaviour.md §3.7). */
@@ -24,10 +26,14 @@ export const DEFAULT_MAX_CONCURRENT_REQUESTS: Record<ConnectionKind, number> = {
   VCENTER: 4,
 };
 
+/** A light poll every 15 s: a new guest shows within 20 s at one request per poll (Proxmox). */
+export const DEFAULT_LIGHT_POLL_SECONDS = 15;
+
 /** The settings of a stored connection, with defaults; the per-node limit only for Proxmox. */
 export function connectionSettings(connection: Pick<Connection, "settings" | "kind">): {
   maxConcurrentRequests: number;
   maxRequestsPerNode: number | null;
+  lightPollSeconds: number;
 } {
   const stored = storedSettings(connection);
   return {
@@ -37,6 +43,7 @@ export function connectionSettings(connection: Pick<Connection, "settings" | "ki
       connection.kind === "PROXMOX"
         ? (stored.maxRequestsPerNode ?? DEFAULT_REQUESTS_PER_NODE)
         : null,
+    lightPollSeconds: stored.lightPollSeconds ?? DEFAULT_LIGHT_POLL_SECONDS,
   };
 }
 
@@ -48,5 +55,6 @@ export function storedSettings(connection: Pick<Connection, "settings">): Connec
       ? { maxConcurrentRequests: stored.maxConcurrentRequests }
       : {}),
     ...(stored.maxRequestsPerNode ? { maxRequestsPerNode: stored.maxRequestsPerNode } : {}),
+    ...(stored.lightPollSeconds !== undefined ? { lightPollSeconds: stored.lightPollSeconds } : {}),
   };
 }

@@ -1,6 +1,8 @@
 import {
   connectionPrivilegeWarning,
   createProxmoxClient,
+  listProxmoxGuests,
+  readProxmoxGuests,
   readProxmoxInventory,
 } from "@hyperlens/proxmox";
 import {
@@ -12,6 +14,7 @@ import {
 
 /** Proxmox VE: API token or user + password (ticket) login; read-only. */
 export const proxmoxDriver: SourceDriver = {
+  hasLightPoll: true,
   open(connection, secret, context) {
     const client = createProxmoxClient({
       http: httpOptionsFor(connection, context),
@@ -33,6 +36,10 @@ export const proxmoxDriver: SourceDriver = {
         };
       },
       read: (signal) => readProxmoxInventory(client, readOptionsFor(signal)),
+      lightPoll: {
+        list: () => listProxmoxGuests(client),
+        readGuests: (guests, signal) => readProxmoxGuests(client, guests, signal),
+      },
       close: () => client.close(),
     };
   },

@@ -16,6 +16,8 @@ import { publishProgress } from "./progress-events.ts";
 export interface StartedSync {
   syncRunId: Promise<string>;
   done: Promise<SyncResult>;
+  /** A light poll (docs/behaviour.md §8.7): a sync request waits for it, never joins it. */
+  isLightPoll?: boolean;
 }
 
 /** Options of a sync request. */
@@ -28,6 +30,8 @@ export interface SyncOptions {
    * does not sync a connection another replica has just synced).
    */
   shouldRun?: (connection: Connection) => boolean;
+  /** Run a light poll instead of a full sync (the scheduler, docs/behaviour.md §8.7). */
+  lightPoll?: boolean;
 }
 
 /** The lease this replica holds, as the run needs it. */
@@ -39,7 +43,7 @@ export interface HeldLease {
 }
 
 /** Keeps the lease alive while the sync runs; stops the sync when the lease is lost. */
-function startHeartbeat(
+export function startHeartbeat(
   services: AppServices,
   lease: HeldLease,
   connectionId: string,

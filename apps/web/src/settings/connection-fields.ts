@@ -18,6 +18,7 @@ export const ConnectionFields = graphql(`
     syncIntervalSeconds
     maxConcurrentRequests
     maxRequestsPerNode
+    lightPollSeconds
     lastSyncAt
     lastSuccessAt
     lastSyncOutcome

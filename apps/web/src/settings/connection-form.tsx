@@ -68,7 +68,11 @@ const SHOWN_FIELDS = [
   "secret",
   "caPem",
   ...REQUEST_LIMIT_FIELDS,
+  "lightPollSeconds",
 ];
+
+/** The light-poll interval a new connection starts with (the server's default). */
+const DEFAULT_LIGHT_POLL_SECONDS = 15;
 
 function draftOf(kind: ConnectionKind, connection: Connection | undefined): ConnectionDraft {
   // A new Proxmox connection shows the defaults the server applies (docs/behaviour.md §3.7).
@@ -90,6 +94,7 @@ function draftOf(kind: ConnectionKind, connection: Connection | undefined): Conn
     verifyTls: connection?.verifyTls ?? true,
     isProvider: connection?.isProvider ?? false,
     isActive: connection?.isActive ?? true,
+    lightPollSeconds: String(connection?.lightPollSeconds ?? DEFAULT_LIGHT_POLL_SECONDS),
     storedSecretFor: connection?.hasSecret
       ? {
           url: connection.url ?? "",
@@ -136,7 +141,13 @@ export function ConnectionForm(props: {
     setServerProblems(({ [field]: _, ...rest }) => rest);
   };
   const text = (
-    field: "name" | "url" | "username" | "tokenId" | (typeof REQUEST_LIMIT_FIELDS)[number],
+    field:
+      | "name"
+      | "url"
+      | "username"
+      | "tokenId"
+      | "lightPollSeconds"
+      | (typeof REQUEST_LIMIT_FIELDS)[number],
     label: string,
     hint?: string,
     placeholder?: string,
@@ -283,6 +294,11 @@ export function ConnectionForm(props: {
           />{" "}
           {t("settings.field.isProvider")}
         </label>
+      )}
+      {text(
+        "lightPollSeconds",
+        t("settings.field.lightPollSeconds"),
+        t("settings.hint.lightPollSeconds"),
       )}
       <label className="check">
         <input

@@ -20,6 +20,7 @@ const draft: ConnectionDraft = {
   maxConcurrentRequests: "16",
   maxRequestsPerNode: "2",
   loadedLimits: { maxConcurrentRequests: "16", maxRequestsPerNode: "2" },
+  lightPollSeconds: "15",
   storedSecretFor: null,
 };
 const stored = {
@@ -35,6 +36,17 @@ const OTHER_CA = "-----BEGIN CERTIFICATE-----\nMIIB-another-ca\n-----END CERTIFI
 describe("validateDraft", () => {
   it("accepts a complete https Proxmox draft", () => {
     expect(validateDraft(draft)).toEqual({});
+  });
+
+  it("takes a light-poll interval of 0 (off) or 5–3600 whole seconds (docs/behaviour.md §8.7)", () => {
+    for (const ok of ["0", "5", "15", "3600"]) {
+      expect(validateDraft({ ...draft, lightPollSeconds: ok }).lightPollSeconds).toBeUndefined();
+    }
+    for (const bad of ["", "4", "3601", "1.5", "-1", "abc"]) {
+      expect(validateDraft({ ...draft, lightPollSeconds: bad }).lightPollSeconds).toBe(
+        "settings.problem.lightPollSeconds",
+      );
+    }
   });
 
   it("refuses plain http inline", () => {
@@ -178,5 +190,7 @@ describe("inputFromDraft", () => {
     expect(inputFromDraft(draft)).toHaveProperty("tokenId", "inventory");
     expect(inputFromDraft({ ...draft, kind: "VCD" })).not.toHaveProperty("tokenId");
     expect(inputFromDraft({ ...draft, kind: "VCD" })).toHaveProperty("isProvider", false);
+    expect(inputFromDraft(draft)).toHaveProperty("lightPollSeconds", 15);
+    expect(inputFromDraft({ ...draft, kind: "VCD" })).toHaveProperty("lightPollSeconds", 15);
   });
 });

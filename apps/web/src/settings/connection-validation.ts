@@ -34,6 +34,8 @@ export interface ConnectionDraft {
   maxRequestsPerNode: string;
   /** The limits as loaded: only a changed one is sent, so a default is never stored as set. */
   loadedLimits: RequestLimitsDraft;
+  /** Seconds between light polls, as typed (docs/behaviour.md §8.7). */
+  lightPollSeconds: string;
   /** The target the stored secret was entered for; null when no secret is stored. */
   storedSecretFor: SecretTargetDraft | null;
 }
@@ -83,12 +85,22 @@ export function validateDraft(draft: ConnectionDraft): DraftProblems {
       if (!isRequestLimit(draft[field])) problems[field] = "settings.problem.requestLimit";
     }
   }
+  if (!isLightPollSeconds(draft.lightPollSeconds)) {
+    problems.lightPollSeconds = "settings.problem.lightPollSeconds";
+  }
   if (!draft.secret && !keepsStoredSecret(draft)) {
     problems.secret = draft.storedSecretFor
       ? "settings.problem.secretAgain"
       : "settings.problem.secretFirst";
   }
   return problems;
+}
+
+/** 0 (off) or a whole number of seconds from 5 to 3600, as the server accepts. */
+function isLightPollSeconds(typed: string): boolean {
+  if (!/^\d+$/.test(typed.trim())) return false;
+  const seconds = Number(typed);
+  return seconds === 0 || (seconds >= 5 && seconds <= 3600);
 }
 
 const targetOf = (draft: SecretTargetDraft): SecretTargetDraft => ({
@@ -141,6 +153,7 @@ export interface ConnectionInput {
   isProvider?: boolean;
   maxConcurrentRequests?: number;
   maxRequestsPerNode?: number;
+  lightPollSeconds: number;
 }
 
 /** The mutation input for a draft. A blank secret on an edit keeps the stored one. */
@@ -152,6 +165,7 @@ export function inputFromDraft(draft: ConnectionDraft): ConnectionInput {
     caPem: draft.caPem.trim() || null,
     verifyTls: draft.verifyTls,
     isActive: draft.isActive,
+    lightPollSeconds: Number(draft.lightPollSeconds.trim()),
   };
   if (draft.id) input.id = draft.id;
   if (draft.secret) input.secret = draft.secret;

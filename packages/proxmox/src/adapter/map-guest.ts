@@ -32,7 +32,8 @@ const MIB = 1024 * 1024;
 // Never stored, even masked: cloud-init passwords and the like.
 const UNSAFE_CONFIG_KEYS = /pass|secret|token|key$/i;
 
-function powerState(status: string): NeutralPowerState {
+/** The neutral power state of a Proxmox status ("running", "stopped"…). */
+export function powerState(status: string): NeutralPowerState {
   switch (status) {
     case "running":
       return "RUNNING";

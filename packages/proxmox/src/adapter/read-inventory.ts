@@ -8,9 +8,9 @@ import { errorMessage, mapFairly } from "@hyperlens/shared";
 import type { ProxmoxClient } from "../client.ts";
 import type { ProxmoxGuestSummary } from "../parse/guest-list.ts";
 import type { ProxmoxNode } from "../parse/nodes.ts";
-import type { ProxmoxVersion } from "../parse/version.ts";
-import { type GuestPlace, mapLxcGuest, mapQemuGuest } from "./map-guest.ts";
+import type { GuestPlace } from "./map-guest.ts";
 import { agentPrivilege } from "./privileges.ts";
+import { createGuestReader } from "./read-guest.ts";
 
 /** Progress of a read, for live sync progress. */
 export type ReadProgress =
@@ -29,12 +29,6 @@ const GUEST_TYPES = ["qemu", "lxc"] as const;
 /** The list key of a node's guests of one type: "pve1/qemu". */
 export function listKey(node: string, type: "qemu" | "lxc"): string {
   return `${node}/${type}`;
-}
-
-/** `/lxc/{vmid}/interfaces` exists from Proxmox VE 8.1; unknown versions are asked. */
-function offersLxcInterfaces(version: ProxmoxVersion | null): boolean {
-  if (version?.major == null || version.minor == null) return true;
-  return version.major > 8 || (version.major === 8 && version.minor >= 1);
 }
 
 function toNeutralNode(node: ProxmoxNode, clusterName: string | null): NeutralNode {
@@ -113,35 +107,9 @@ export async function readProxmoxInventory(
 
   const total = pending.reduce((n, list) => n + list.guests.length, 0);
   let done = 0;
-  let lxcInterfacesOffered = offersLxcInterfaces(version);
+  const read = createGuestReader(client, version);
   const readGuest = async (list: Pending, guest: ProxmoxGuestSummary): Promise<NeutralVm> => {
-    options.signal?.throwIfAborted();
-    const isRunning = guest.status === "running";
-    let vm: NeutralVm;
-    if (list.type === "qemu") {
-      const config = await client.qemuConfig(list.place.node, guest.vmid);
-      const agent =
-        isRunning && config.isAgentEnabled
-          ? await client.qemuAgentInterfaces(list.place.node, guest.vmid)
-          : undefined;
-      // Only an agent that just answered is asked more: a silent one costs a 3 s ping per call.
-      const identity =
-        agent?.kind === "ok"
-          ? await client.qemuAgentIdentity(list.place.node, guest.vmid)
-          : undefined;
-      vm = mapQemuGuest(guest, config, agent, list.place, identity);
-    } else {
-      const config = await client.lxcConfig(list.place.node, guest.vmid);
-      let live: Awaited<ReturnType<ProxmoxClient["lxcInterfaces"]>> | undefined;
-      if (isRunning) {
-        // Known not offered: said so without asking (docs/behaviour.md §10.11).
-        live = lxcInterfacesOffered
-          ? await client.lxcInterfaces(list.place.node, guest.vmid)
-          : { kind: "not-offered" };
-        if (live.kind === "not-offered") lxcInterfacesOffered = false;
-      }
-      vm = mapLxcGuest(guest, config, live, list.place);
-    }
+    const vm = await read(list.place, guest, options.signal);
     done++;
     if (done % 100 === 0 || done === total) emit({ type: "guests", done, total });
     return vm;
