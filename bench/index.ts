@@ -29,10 +29,12 @@ import path from "node:path";
 import { type Figure, formatTable, writeResults } from "./figures.ts";
 import { benchInventoryExport } from "./inventory-export.ts";
 import { benchInventoryList } from "./inventory-list.ts";
+import { benchPreviousRelease } from "./previous-release.ts";
 import { benchProxmoxSync } from "./proxmox-sync.ts";
 import { type ScenarioName, settings } from "./settings.ts";
 import { benchSsoSignIn } from "./sso-sign-in.ts";
 import { benchStartup } from "./startup.ts";
+import { benchSyncScale } from "./sync-scale.ts";
 import { benchVcdSync } from "./vcd-sync.ts";
 import { benchVcenterSync } from "./vcenter-sync.ts";
 import { benchWebhooks } from "./webhooks.ts";
@@ -46,6 +48,8 @@ const SCENARIO_RUNS: Record<ScenarioName, () => Promise<Figure[]>> = {
   "inventory-export": benchInventoryExport,
   sso: benchSsoSignIn,
   webhooks: benchWebhooks,
+  scale: benchSyncScale,
+  previous: benchPreviousRelease,
 };
 
 const root = path.resolve(import.meta.dirname, "..");

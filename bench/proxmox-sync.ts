@@ -1,13 +1,18 @@
 // Proxmox VE: 10 nodes, 5,000 guests, 20 ms per request.
 import type { Figure } from "./figures.ts";
 import { settings } from "./settings.ts";
-import { benchSourceSync } from "./source-sync.ts";
+import { benchSourceSync, type SyncScenario } from "./source-sync.ts";
 import { countRequests } from "./standin.ts";
 
 /** Runs the Proxmox sync scenario. */
 export function benchProxmoxSync(): Promise<Figure[]> {
   const { proxmoxNodes: nodes, proxmoxGuests: guests, latencyMs } = settings;
-  return benchSourceSync({
+  return benchSourceSync(proxmoxScenario(nodes, guests, latencyMs));
+}
+
+/** A Proxmox cluster of `nodes` nodes holding `guests` guests, `latencyMs` per request. */
+export function proxmoxScenario(nodes: number, guests: number, latencyMs: number): SyncScenario {
+  return {
     name: `Proxmox ${nodes} nodes / ${guests.toLocaleString("en-US")} guests`,
     kind: "PROXMOX",
     standin: { kind: "proxmox", nodes, guests, latencyMs },
@@ -25,5 +30,5 @@ export function benchProxmoxSync(): Promise<Figure[]> {
       const rest = stats.total - configs - agents - live;
       return `${configs} configs, ${agents} agent calls, ${live} container interfaces, ${rest} lists and cluster`;
     },
-  });
+  };
 }

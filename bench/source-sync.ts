@@ -37,7 +37,8 @@ interface SyncRun {
 const RUN_FIELDS =
   "outcome message startedAt finishedAt counts { seen added unchanged rowsWritten }";
 
-async function saveConnection(
+/** Saves a connection of the scenario's kind over GraphQL; returns its id. */
+export async function saveConnection(
   call: GraphqlCall,
   scenario: SyncScenario,
   input: Record<string, unknown>,
@@ -53,7 +54,7 @@ async function saveConnection(
 }
 
 /** Starts a sync and polls its run until it ends (a minutes-long request would time out). */
-async function runSync(call: GraphqlCall, connectionId: string) {
+export async function syncAndWait(call: GraphqlCall, connectionId: string) {
   const { syncConnection } = await call<{ syncConnection: { id: string } }>(
     "mutation($id: ID!) { syncConnection(id: $id) { id } }",
     { id: connectionId },
@@ -89,7 +90,7 @@ export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]>
       const timed = async (connectionId: string) => {
         await standin.takeStats();
         const cpuBefore = server.cpuSeconds();
-        const sync = await runSync(call, connectionId);
+        const sync = await syncAndWait(call, connectionId);
         const stats = await standin.takeStats();
         const cpuSeconds = server.cpuSeconds() - cpuBefore;
         return { ...sync, stats, cpuSeconds, rssMb: server.peakRssMb() };
