@@ -55,7 +55,7 @@ function preparePreviousDatabase(checkout: string) {
   const out = execFileSync(
     process.execPath,
     ["--import", "tsx", path.join(import.meta.dirname, "previous-database.ts")],
-    { cwd: checkout, env: { ...process.env, HYPERLENS_MIGRATIONS_DIR: migrationsOf(checkout) } },
+    { cwd: checkout, env: { ...previousEnv(), HYPERLENS_MIGRATIONS_DIR: migrationsOf(checkout) } },
   );
   const lines = out.toString().trim().split("\n");
   return JSON.parse(lines.at(-1) ?? "{}") as {
@@ -63,6 +63,13 @@ function preparePreviousDatabase(checkout: string) {
     env: Record<string, string>;
     token: string;
   };
+}
+
+/** This run's environment without its BENCH_ settings, which the previous release's bench may refuse. */
+function previousEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith("BENCH_")),
+  );
 }
 
 function migrationsOf(checkout: string): string {

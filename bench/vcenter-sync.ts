@@ -11,12 +11,16 @@ export function benchVcenterSync(): Promise<Figure[]> {
   return benchSourceSync(vcenterScenario(vms, latencyMs));
 }
 
-/** A vCenter holding `vms` VMs, `latencyMs` per request. */
-export function vcenterScenario(vms: number, latencyMs: number): SyncScenario {
+/** A vCenter holding `vms` VMs (on 6 hosts unless told), `latencyMs` per request. */
+export function vcenterScenario(
+  vms: number,
+  latencyMs: number,
+  hosts: { clusters: number; hostsPerCluster: number } | Record<string, never> = {},
+): SyncScenario {
   return {
     name: `vCenter ${vms.toLocaleString("en-US")} VMs`,
     kind: "VCENTER",
-    standin: { kind: "vcenter", guests: vms, latencyMs },
+    standin: { kind: "vcenter", guests: vms, latencyMs, ...hosts },
     connection: (url, caPem) => ({
       url,
       caPem,
