@@ -100,7 +100,7 @@ export function seenLists(
 }
 
 /**
- * The ids of every guest seen: all a removal decision needs (docs/behaviour.md §3.2 step 6), so
+ * The ids of every guest seen: all a removal decision needs (docs/behaviour.md §3 step 6), so
  * it can be made before, and without holding, the planned writes of all lists at once.
  */
 export function seenIdsOf(lists: ListRead[], statuses: Map<string, ListRead["status"]>) {
@@ -147,7 +147,7 @@ export type RemovalPlan = Pick<
 >;
 
 /**
- * Decides removals, confirmation changes and the guard (docs/behaviour.md §3.2 step 6, §3.5)
+ * Decides removals, confirmation changes and the guard (docs/behaviour.md §3 step 6, §3.5)
  * from the stored guests, the lists' statuses and the ids seen in the lists that came back.
  */
 export function planRemovals(
