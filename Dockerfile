@@ -61,7 +61,7 @@ WORKDIR /app
 RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack \
     /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack \
   && mkdir -p /data && chown node:node /data \
-  && printf '#!/bin/sh\nexec node --max-semi-space-size=8 /app/dist/cli.mjs "$@"\n' > /usr/local/bin/hyperlens \
+  && printf '#!/bin/sh\nexec node --max-semi-space-size=8 --liftoff-only /app/dist/cli.mjs "$@"\n' > /usr/local/bin/hyperlens \
   && chmod 755 /usr/local/bin/hyperlens
 COPY --from=deps /src/node_modules ./node_modules
 COPY --from=build /src/apps/api/dist ./dist
@@ -80,5 +80,5 @@ VOLUME ["/data"]
 EXPOSE 4000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# --max-semi-space-size: apps/api/src/heap-growth.ts (LAUNCH_FLAGS).
-CMD ["node", "--max-semi-space-size=8", "--enable-source-maps", "dist/server.mjs"]
+# --max-semi-space-size, --liftoff-only: apps/api/src/heap-growth.ts (LAUNCH_FLAGS).
+CMD ["node", "--max-semi-space-size=8", "--liftoff-only", "--enable-source-maps", "dist/server.mjs"]

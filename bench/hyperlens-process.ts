@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { LAUNCH_FLAGS } from "../apps/api/src/heap-growth.ts";
 
-const root = path.resolve(import.meta.dirname, "..");
+const thisCheckout = path.resolve(import.meta.dirname, "..");
 
 /** A running Hyperlens server. */
 export interface HyperlensProcess {
@@ -108,7 +108,10 @@ export async function startHyperlens(options: {
   env: Record<string, string>;
   runtime: "bundle" | "tsx";
   logFile: string;
+  /** The checkout whose server runs (default: this one; the previous release's worktree). */
+  checkout?: string;
 }): Promise<HyperlensProcess> {
+  const root = options.checkout ?? thisCheckout;
   const port = await freePort();
   const profileDir = process.env.BENCH_CPU_PROF
     ? path.resolve(process.env.BENCH_CPU_PROF)

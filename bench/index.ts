@@ -1,11 +1,12 @@
 // `npm run bench`: every scenario, each with its Hyperlens server in its own process (and each
 // stand-in in another), then one table (scenario | figure | value | target | PASS/MISS) and
 // bench/results.json with every figure, the machine, Node, the database, the date and the commit.
-// Takes about 15 minutes at full scale; figures taken while other work shares the CPU are noisy.
+// Takes about 15 minutes at full scale without scale and previous (those two add about 40
+// minutes); figures taken while other work shares the CPU are noisy.
 //
 // Environment (defaults are issue 8's scale):
 //   BENCH_ONLY=proxmox,vcd          scenarios to run: startup, proxmox, vcd, vcenter, list,
-//                                   inventory-export, sso, webhooks, light-poll (all)
+//                                   inventory-export, sso, webhooks, light-poll, scale, previous (all)
 //   BENCH_RUNTIME=bundle|tsx        the server from apps/api/dist as production runs it, built
 //                                   first with `npm run build` (bundle), or the sources (tsx)
 //   BENCH_LATENCY_MS=20             stand-in latency per request
@@ -20,6 +21,14 @@
 //   BENCH_WEBHOOK_EVENTS=5000       change-feed events delivered to one local receiver (webhooks)
 //   BENCH_LIGHT_POLL_GUESTS=1000    guests of the light-poll scenario's cluster (light-poll; it
 //                                   waits out about a minute of 15 s polls whatever the size)
+//   BENCH_SCALE_GUESTS=5000,20000,50000  one full sync per size, each on a fresh server (scale):
+//                                   Proxmox 50 nodes and vCenter 50 hosts; peak RSS (< 400 MB
+//                                   embedded, < 300 MB PostgreSQL) and time per guest at the
+//                                   largest size ÷ the smallest (≤ 1.2)
+//   BENCH_SCALE_LATENCY_MS=2  BENCH_SCALE_CONCURRENCY=8
+//   BENCH_PREVIOUS_COMMIT=f4c83e5   the previous release, checked out at bench/.previous (npm ci
+//   BENCH_PREVIOUS_GUESTS=5000      there once), synced beside this one on one Proxmox stand-in
+//                                   at 5 ms (previous): full and unchanged, previous ÷ this
 //   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir; the
 //                                   sync scenarios print where the server's CPU went during the
 //                                   full and the unchanged sync, by source and by function
@@ -35,10 +44,12 @@ import { type Figure, formatTable, writeResults } from "./figures.ts";
 import { benchInventoryExport } from "./inventory-export.ts";
 import { benchInventoryList } from "./inventory-list.ts";
 import { benchLightPoll } from "./light-poll.ts";
+import { benchPreviousRelease } from "./previous-release.ts";
 import { benchProxmoxSync } from "./proxmox-sync.ts";
 import { type ScenarioName, settings } from "./settings.ts";
 import { benchSsoSignIn } from "./sso-sign-in.ts";
 import { benchStartup } from "./startup.ts";
+import { benchSyncScale } from "./sync-scale.ts";
 import { benchVcdSync } from "./vcd-sync.ts";
 import { benchVcenterSync } from "./vcenter-sync.ts";
 import { benchWebhooks } from "./webhooks.ts";
@@ -53,6 +64,8 @@ const SCENARIO_RUNS: Record<ScenarioName, () => Promise<Figure[]>> = {
   sso: benchSsoSignIn,
   webhooks: benchWebhooks,
   "light-poll": benchLightPoll,
+  scale: benchSyncScale,
+  previous: benchPreviousRelease,
 };
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -6,7 +6,7 @@ import type { Figure } from "./figures.ts";
 import { type GraphqlCall, graphqlClient } from "./graphql-client.ts";
 import { startHyperlens } from "./hyperlens-process.ts";
 import { settings } from "./settings.ts";
-import { runSync, saveConnection } from "./source-sync.ts";
+import { saveConnection, syncAndWait } from "./source-sync.ts";
 import { countRequests, type StandinProcess, startStandin } from "./standin.ts";
 
 const POLL_SECONDS = 15;
@@ -66,7 +66,7 @@ export async function benchLightPoll(): Promise<Figure[]> {
           lightPollSeconds: POLL_SECONDS,
         },
       );
-      await runSync(call, id);
+      await syncAndWait(call, id);
       // The scheduler may have started its own first sync beside ours: let it end.
       await sleep(2 * POLL_SECONDS * 1000);
       await standin.takeStats();

@@ -2,13 +2,18 @@
 // 2 per node, against concurrency 1 (target: 12× faster; 16× is the limit).
 import type { Figure } from "./figures.ts";
 import { settings } from "./settings.ts";
-import { benchSourceSync } from "./source-sync.ts";
+import { benchSourceSync, type SyncScenario } from "./source-sync.ts";
 import { countRequests } from "./standin.ts";
 
 /** Runs the Proxmox sync scenario. */
 export function benchProxmoxSync(): Promise<Figure[]> {
   const { proxmoxNodes: nodes, proxmoxGuests: guests, latencyMs } = settings;
-  return benchSourceSync({
+  return benchSourceSync(proxmoxScenario(nodes, guests, latencyMs));
+}
+
+/** A Proxmox cluster of `nodes` nodes holding `guests` guests, `latencyMs` per request. */
+export function proxmoxScenario(nodes: number, guests: number, latencyMs: number): SyncScenario {
+  return {
     name: `Proxmox ${nodes} nodes / ${guests.toLocaleString("en-US")} guests`,
     kind: "PROXMOX",
     standin: { kind: "proxmox", nodes, guests, latencyMs },
@@ -28,5 +33,5 @@ export function benchProxmoxSync(): Promise<Figure[]> {
       const rest = stats.total - configs - agents - live;
       return `${configs} configs, ${agents} agent calls, ${live} container interfaces, ${rest} lists and cluster`;
     },
-  });
+  };
 }

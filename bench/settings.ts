@@ -1,5 +1,15 @@
 // The benchmark's knobs, read once from the environment (documented at the top of index.ts).
 
+const numbers = (name: string, fallback: number[]): number[] => {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const values = raw.split(",").map(Number);
+  if (values.some((v) => !Number.isInteger(v) || v <= 0)) {
+    throw new Error(`${name} must be whole numbers separated by commas, not ${raw}`);
+  }
+  return values;
+};
+
 const number = (name: string, fallback: number): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -19,6 +29,8 @@ export const SCENARIOS = [
   "sso",
   "webhooks",
   "light-poll",
+  "scale",
+  "previous",
 ] as const;
 /** One scenario name. */
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -62,6 +74,13 @@ export const settings = {
   webhookEvents: number("BENCH_WEBHOOK_EVENTS", 5000),
   /** Guests of the light-poll scenario's Proxmox cluster (on BENCH_PROXMOX_NODES nodes). */
   lightPollGuests: number("BENCH_LIGHT_POLL_GUESTS", 1000),
+  /** Guest counts of the scale rows (scale). */
+  scaleGuests: numbers("BENCH_SCALE_GUESTS", [5000, 20_000, 50_000]),
+  scaleLatencyMs: number("BENCH_SCALE_LATENCY_MS", 2),
+  scaleConcurrency: number("BENCH_SCALE_CONCURRENCY", 8),
+  /** The previous release measured beside this one (previous). */
+  previousCommit: process.env.BENCH_PREVIOUS_COMMIT || "f4c83e5",
+  previousGuests: number("BENCH_PREVIOUS_GUESTS", 5000),
   /** A PostgreSQL server: every scenario then works in its own throw-away database on it. */
   databaseUrl: process.env.DATABASE_URL || undefined,
 };

@@ -59,6 +59,7 @@ interface SyncRun {
 const RUN_FIELDS =
   "outcome message startedAt finishedAt counts { seen added unchanged rowsWritten }";
 
+/** Saves a connection of the scenario's kind over GraphQL; returns its id. */
 export async function saveConnection(
   call: GraphqlCall,
   scenario: Pick<SyncScenario, "kind">,
@@ -75,7 +76,7 @@ export async function saveConnection(
 }
 
 /** Starts a sync and polls its run until it ends (a minutes-long request would time out). */
-export async function runSync(call: GraphqlCall, connectionId: string) {
+export async function syncAndWait(call: GraphqlCall, connectionId: string) {
   const { syncConnection } = await call<{ syncConnection: { id: string } }>(
     "mutation($id: ID!) { syncConnection(id: $id) { id } }",
     { id: connectionId },
@@ -113,7 +114,7 @@ export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]>
         await standin.takeStats();
         const cpuBefore = server.cpuSeconds();
         const from = profileClockMicros();
-        const sync = await runSync(call, connectionId);
+        const sync = await syncAndWait(call, connectionId);
         const window = { from, to: profileClockMicros() };
         const stats = await standin.takeStats();
         const cpuSeconds = server.cpuSeconds() - cpuBefore;

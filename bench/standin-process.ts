@@ -28,9 +28,15 @@ async function start() {
         maxPageSize: options.maxPageSize ?? 25,
       });
     case "vcenter":
-      // One datacenter of 2 clusters × 3 hosts, and vCenter's own cap of 4,000 VMs per list call.
+      // One datacenter of 2 clusters × 3 hosts unless told, and vCenter's own cap of 4,000 VMs per
+      // list call.
       return createVcenterStandin({
-        model: generateVcenter({ vms: options.guests, seed: 42 }),
+        model: generateVcenter({
+          vms: options.guests,
+          seed: 42,
+          ...(options.clusters ? { clustersPerDc: options.clusters } : {}),
+          ...(options.hostsPerCluster ? { hostsPerCluster: options.hostsPerCluster } : {}),
+        }),
         latencyMs: options.latencyMs,
       });
     default:

@@ -14,6 +14,9 @@ export interface StandinOptions {
   latencyMs: number;
   /** Director's query page cap. */
   maxPageSize?: number;
+  /** vCenter: clusters of `hostsPerCluster` hosts (2 × 3 unless set). */
+  clusters?: number;
+  hostsPerCluster?: number;
 }
 
 /** Requests the stand-in answered, by method and by `METHOD path` (query strings left out). */

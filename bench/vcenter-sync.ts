@@ -2,16 +2,25 @@
 // whole list is refused and the per-host lists are the list.
 import type { Figure } from "./figures.ts";
 import { settings } from "./settings.ts";
-import { benchSourceSync } from "./source-sync.ts";
+import { benchSourceSync, type SyncScenario } from "./source-sync.ts";
 import { countRequests } from "./standin.ts";
 
 /** Runs the vCenter sync scenario. */
 export function benchVcenterSync(): Promise<Figure[]> {
   const { vcenterVms: vms, latencyMs } = settings;
-  return benchSourceSync({
+  return benchSourceSync(vcenterScenario(vms, latencyMs));
+}
+
+/** A vCenter holding `vms` VMs (on 6 hosts unless told), `latencyMs` per request. */
+export function vcenterScenario(
+  vms: number,
+  latencyMs: number,
+  hosts: { clusters: number; hostsPerCluster: number } | Record<string, never> = {},
+): SyncScenario {
+  return {
     name: `vCenter ${vms.toLocaleString("en-US")} VMs`,
     kind: "VCENTER",
-    standin: { kind: "vcenter", guests: vms, latencyMs },
+    standin: { kind: "vcenter", guests: vms, latencyMs, ...hosts },
     limits: { perConnection: 4 },
     speedUpTarget: 3.5,
     connection: (url, caPem) => ({
@@ -27,5 +36,5 @@ export function benchVcenterSync(): Promise<Figure[]> {
       const rest = stats.total - lists - guests - infos;
       return `${lists} VM list calls (whole list, then per host), ${infos} VM details, ${guests} guest interface reads, ${rest} session, hosts and placement`;
     },
-  });
+  };
 }

@@ -35,7 +35,7 @@ const mode = process.argv[2];
 if (mode === "start") {
   run("npm", ["run", "build", "-w", "@hyperlens/web"]);
   // The launch flags of apps/api/src/heap-growth.ts (LAUNCH_FLAGS); a test keeps them equal.
-  const flags = ["--max-semi-space-size=8"];
+  const flags = ["--max-semi-space-size=8", "--liftoff-only"];
   const server = spawn(
     process.execPath,
     [...flags, "--import", "tsx", at("apps/api/src/main.ts")],

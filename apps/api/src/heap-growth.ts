@@ -15,8 +15,13 @@ import { setFlagsFromString } from "node:v8";
  * outlive young collections and are promoted: the unified list used about 32 ms of CPU per
  * request at 2 MB semi-spaces, 23–26 ms at 8 MB, 19–22 ms at 16 MB. At 8 MB every sync bench
  * scenario peaks at 270–284 MB (docs/operations.md, sizing); at 16 MB two would be near 300 MB.
+ *
+ * `--liftoff-only`: WebAssembly (PGlite's PostgreSQL, Prisma's query compiler) is compiled by
+ * V8's baseline compiler only. Set at run time (pglite-module.ts) it no longer held in the server:
+ * optimising the embedded PostgreSQL right after start-up took the idle server from 204 MB to a
+ * peak of 780 MB before falling back to 280 MB — a peak higher than any sync's (issue 26).
  */
-export const LAUNCH_FLAGS = ["--max-semi-space-size=8"] as const;
+export const LAUNCH_FLAGS = ["--max-semi-space-size=8", "--liftoff-only"] as const;
 
 /** The old generation's growth between full collections, in percent of the live size. */
 export const HEAP_GROWING_PERCENT = 10;

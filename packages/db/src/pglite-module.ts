@@ -48,6 +48,8 @@ export function pgliteModule(): Promise<WebAssembly.Module> {
     // V8's baseline compiler only: optimising PostgreSQL's hot functions as well kept a second
     // copy of their machine code, about 110 MB more resident memory for statements a third faster.
     // An inventory's statements are small; its memory is counted (docs/operations.md, sizing).
+    // Set here for processes launched without it (tests); the server and the CLI are launched with
+    // it (LAUNCH_FLAGS in apps/api/src/heap-growth.ts), as set here it did not hold in the server.
     setFlagsFromString("--liftoff-only");
     return wasm.compile(rewriteSettings(binary));
   })();

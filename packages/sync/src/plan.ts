@@ -75,7 +75,10 @@ export interface ReconcilePlan {
 /** How many suppressed removals a run lists by name. */
 export const SUPPRESSED_NAMES_CAP = 50;
 
-function listStatuses(lists: ListRead[]): Map<string, ListRead["status"]> {
+/**
+ * The status each list key came back with. A key reported both ok and failed counts as failed.
+ */
+export function listStatuses(lists: ListRead[]): Map<string, ListRead["status"]> {
   const statuses = new Map<string, ListRead["status"]>();
   for (const list of lists) {
     // TRAP: docs/behaviour.md §3 — a key reported both ok and failed did not fully come back; never treat it as ok.
@@ -86,18 +89,40 @@ function listStatuses(lists: ListRead[]): Map<string, ListRead["status"]> {
   return statuses;
 }
 
-function collectSeen(lists: ListRead[], okLists: Set<string>): SeenVm[] {
-  const seen = new Map<string, SeenVm>();
-  for (const list of lists) {
-    if (list.status !== "ok" || !okLists.has(list.key)) continue;
-    for (const raw of list.vms) {
-      // A guest migrating during the read can show up in two lists; the first one wins.
-      if (seen.has(raw.externalId)) continue;
-      const vm = normalizeVm(raw);
-      seen.set(vm.externalId, { vm, listKey: list.key, fingerprint: fingerprintVm(vm, list.key) });
-    }
+/** The lists whose guests are seen: those that came back ok, and only under a key that is ok. */
+export function seenLists(
+  lists: ListRead[],
+  statuses: Map<string, ListRead["status"]>,
+): Extract<ListRead, { status: "ok" }>[] {
+  return lists.flatMap((list) =>
+    list.status === "ok" && statuses.get(list.key) === "ok" ? [list] : [],
+  );
+}
+
+/**
+ * The ids of every guest seen: all a removal decision needs (docs/behaviour.md §3 step 6), so
+ * it can be made before, and without holding, the planned writes of all lists at once.
+ */
+export function seenIdsOf(lists: ListRead[], statuses: Map<string, ListRead["status"]>) {
+  const ids = new Set<string>();
+  for (const list of seenLists(lists, statuses)) for (const vm of list.vms) ids.add(vm.externalId);
+  return ids;
+}
+
+/** One list's guests, normalized and fingerprinted; ids in `claimed` are skipped and claimed. */
+export function collectSeen(
+  list: Extract<ListRead, { status: "ok" }>,
+  claimed: Set<string>,
+): SeenVm[] {
+  const seen: SeenVm[] = [];
+  for (const raw of list.vms) {
+    // A guest migrating during the read can show up in two lists; the first one wins.
+    if (claimed.has(raw.externalId)) continue;
+    claimed.add(raw.externalId);
+    const vm = normalizeVm(raw);
+    seen.push({ vm, listKey: list.key, fingerprint: fingerprintVm(vm, list.key) });
   }
-  return [...seen.values()];
+  return seen;
 }
 
 /** Why a seen guest must be written, or undefined when its stored row already says it all. */
@@ -115,23 +140,23 @@ export function classify(
   return undefined;
 }
 
+/** What a sync does to the guests it did not see, decided from ids alone. */
+export type RemovalPlan = Pick<
+  ReconcilePlan,
+  "okLists" | "removals" | "confirmations" | "guard" | "suppressed"
+>;
+
 /**
- * Decides what a sync does to the stored guests of one connection, given the lists it read.
- * Pure: the property tests drive it with random stores and list outcomes.
+ * Decides removals, confirmation changes and the guard (docs/behaviour.md §3 step 6, §3.5)
+ * from the stored guests, the lists' statuses and the ids seen in the lists that came back.
  */
-export function planReconcile(stored: StoredVmState[], lists: ListRead[]): ReconcilePlan {
+export function planRemovals(
+  stored: StoredVmState[],
+  lists: ListRead[],
+  seenIds: ReadonlySet<string>,
+): RemovalPlan {
   const statuses = listStatuses(lists);
   const okLists = new Set([...statuses].filter(([, s]) => s === "ok").map(([key]) => key));
-  const seen = collectSeen(lists, okLists);
-  const seenIds = new Set(seen.map((item) => item.vm.externalId));
-  const storedById = new Map(stored.map((row) => [row.externalId, row]));
-
-  const writes: PlannedWrite[] = [];
-  for (const item of seen) {
-    const write = classify(item, storedById.get(item.vm.externalId));
-    if (write) writes.push(write);
-  }
-
   const candidates: StoredVmState[] = [];
   const confirmations: PlannedConfirmation[] = [];
   const unreported = new Map<string, number>();
@@ -184,15 +209,28 @@ export function planReconcile(stored: StoredVmState[], lists: ListRead[]): Recon
         .map((row) => ({ externalId: row.externalId, name: row.name })),
     });
   }
+  return { okLists, removals, confirmations, guard, suppressed };
+}
 
+/**
+ * Decides what a sync does to the stored guests of one connection, given the lists it read.
+ * Pure: the property tests drive it with random stores and list outcomes. The engine takes the
+ * same steps list by list (run-sync.ts), so it never holds every list's planned writes at once.
+ */
+export function planReconcile(stored: StoredVmState[], lists: ListRead[]): ReconcilePlan {
+  const statuses = listStatuses(lists);
+  const claimed = new Set<string>();
+  const seen = seenLists(lists, statuses).flatMap((list) => collectSeen(list, claimed));
+  const storedById = new Map(stored.map((row) => [row.externalId, row]));
+  const writes: PlannedWrite[] = [];
+  for (const item of seen) {
+    const write = classify(item, storedById.get(item.vm.externalId));
+    if (write) writes.push(write);
+  }
   return {
-    okLists,
+    ...planRemovals(stored, lists, claimed),
     seen,
     writes,
     unchangedCount: seen.length - writes.filter((w) => w.change !== "reconfirmed").length,
-    removals,
-    confirmations,
-    guard,
-    suppressed,
   };
 }

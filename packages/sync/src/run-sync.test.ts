@@ -75,6 +75,38 @@ describe("upserts come before removals", () => {
   });
 });
 
+describe("reconciling list by list (issue 26)", () => {
+  it("guests spread over chunks and lists are written once each, the first list a guest is in winning, with the counts of the whole run", async () => {
+    // More than one write chunk (VM_CHUNK_SIZE, 250) in the first list; guest 300 also in the second.
+    const first = okList("pve1/qemu", range(100, 600));
+    const second = okList("pve2/qemu", [makeVm(300), ...range(1000, 5)]);
+    const result = await sync({ lists: [first, second] });
+    expect(result.counts).toMatchObject({ seen: 605, added: 605, unchanged: 0, removed: 0 });
+    const rows = await vmRows();
+    expect(rows).toHaveLength(605);
+    expect(rows.find((r) => r.externalId === "300")?.listKey).toBe("pve1/qemu");
+    const again = await sync({ lists: [first, second] });
+    expect(again.counts).toMatchObject({ seen: 605, added: 0, unchanged: 605, rowsWritten: 0 });
+  });
+
+  it("a snapshot read twice (the same object) syncs alike: the engine empties only its own copy", async () => {
+    const snapshot = { lists: [okList("pve1/qemu", range(100, 300))] };
+    await sync(snapshot);
+    const again = await sync(snapshot);
+    expect(snapshot.lists[0]?.status === "ok" && snapshot.lists[0].vms).toHaveLength(300);
+    expect(again.counts).toMatchObject({ seen: 300, unchanged: 300, removed: 0 });
+    expect(again.guardFired).toBe(false);
+  });
+
+  it("a guest only reconfirmed counts as unchanged", async () => {
+    await sync({ lists: [okList("pve1/qemu", range(100, 3))] });
+    await sync({ lists: [failed("pve1/qemu")] });
+    const back = await sync({ lists: [okList("pve1/qemu", range(100, 3))] });
+    expect(back.counts).toMatchObject({ seen: 3, changed: 0, unchanged: 3 });
+    expect((await vmRows()).map((r) => r.confirmation)).toEqual(Array(3).fill("CONFIRMED"));
+  });
+});
+
 describe("removal candidates and confirmation", () => {
   it("a node whose qemu list failed keeps its VMs, marked LIST_FAILED", async () => {
     await sync({ lists: [okList("pve1/qemu", range(100, 2)), okList("pve2/qemu", range(200, 2))] });

@@ -16,11 +16,18 @@ import { edgeGatewayEvents, runOutcomeEvents } from "./feed-events.ts";
 import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
 import { EDGE_GATEWAY_TABLE, NODE_TABLE, planKeyed, writeKeyed } from "./keyed-entities.ts";
 import {
+  classify,
+  collectSeen,
+  listStatuses,
   type PlannedWrite,
   planReconcile,
-  type ReconcilePlan,
+  planRemovals,
+  type RemovalPlan,
+  type StoredVmState,
   SUPPRESSED_NAMES_CAP,
   type SuppressedItem,
+  seenIdsOf,
+  seenLists,
 } from "./plan.ts";
 import { buildPreview, type SyncPreview } from "./preview.ts";
 import { loadPrevious } from "./previous.ts";
@@ -29,6 +36,7 @@ import { recordRunCounts } from "./run-counts.ts";
 import { chunk } from "./sql.ts";
 import type { WriteContext } from "./write-context.ts";
 import { writeRemovals } from "./write-removals.ts";
+import { countsOf, tallyOfPlan, tallyWrites, type WriteTally } from "./write-tally.ts";
 import { VM_CHUNK_SIZE, writeVmChunk } from "./write-vms.ts";
 
 /** Everything one sync of one connection needs. */
@@ -42,7 +50,8 @@ export interface RunSyncOptions {
   correlationId?: string;
   /**
    * Reads the source (the adapter); stops when `signal` aborts. It emits no progress: the engine
-   * reports each list once, from the snapshot it returns.
+   * reports each list once, from the snapshot it returns. The engine lets go of each guest once
+   * it is written, so the snapshot should be held by nothing else.
    */
   read: (signal?: AbortSignal) => Promise<SourceSnapshot>;
   /**
@@ -90,25 +99,6 @@ export const ZERO_COUNTS: Readonly<SyncCounts> = Object.freeze({
 });
 
 const toJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
-
-/** The run's counts; `writes` narrows added/changed/restored to the writes committed so far. */
-function countsOf(
-  plan: ReconcilePlan,
-  removed: number,
-  rowsWritten: number,
-  writes: PlannedWrite[] = plan.writes,
-): SyncCounts {
-  const count = (change: string) => writes.filter((w) => w.change === change).length;
-  return {
-    seen: plan.seen.length,
-    added: count("added"),
-    changed: count("changed"),
-    restored: count("restored"),
-    removed,
-    unchanged: plan.unchangedCount,
-    rowsWritten,
-  };
-}
 
 function describe(counts: SyncCounts, suppressed: SuppressedItem[], dryRun: boolean): string {
   const verb = dryRun ? "would be " : "";
@@ -176,10 +166,9 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
     },
   };
 
-  let snapshot: SourceSnapshot;
   try {
     emit({ type: "phase", phase: "reading" });
-    snapshot = await options.read(options.signal);
+    const snapshot = consumable(await options.read(options.signal));
     // TRAP: docs/behaviour.md §8 — a sync stopped during its read must remove nothing: a snapshot that arrives
     // after the stop may be partial (a read cut short), so it is never reconciled.
     options.signal?.throwIfAborted();
@@ -278,6 +267,19 @@ async function recordCancelled(
   };
 }
 
+/**
+ * The snapshot with lists of its own: the engine empties them as it writes, so a guest is held
+ * only until its chunk is written (the read's own object, unreferenced once read, is collected).
+ */
+function consumable(snapshot: SourceSnapshot): SourceSnapshot {
+  return {
+    ...snapshot,
+    lists: snapshot.lists.map((list) =>
+      list.status === "ok" ? { ...list, vms: [...list.vms] } : list,
+    ),
+  };
+}
+
 async function reconcile(
   options: RunSyncOptions,
   ctx: WriteContext,
@@ -294,7 +296,7 @@ async function reconcile(
     );
   }
   emit({ type: "phase", phase: "reconciling" });
-  const stored = await prisma.virtualMachine.findMany({
+  const rows = await prisma.virtualMachine.findMany({
     where: { connectionId },
     select: {
       id: true,
@@ -306,24 +308,28 @@ async function reconcile(
       removedAt: true,
     },
   });
-  const plan = planReconcile(
-    stored.map(({ removedAt, ...row }) => ({ ...row, isRemoved: removedAt !== null })),
-    snapshot.lists,
-  );
-  const suppressed = [...plan.suppressed];
-  if (plan.guard.message) {
+  const stored = rows.map(({ removedAt, ...row }) => ({ ...row, isRemoved: removedAt !== null }));
+  // Removals need only the ids seen, so they are decided before any guest is planned or written.
+  const statuses = listStatuses(snapshot.lists);
+  const seenIds = seenIdsOf(snapshot.lists, statuses);
+  const removal = planRemovals(stored, snapshot.lists, seenIds);
+  const suppressed = [...removal.suppressed];
+  if (removal.guard.message) {
     emit({
       type: "guard",
-      known: plan.guard.known,
-      present: plan.guard.present,
-      message: plan.guard.message,
+      known: removal.guard.known,
+      present: removal.guard.present,
+      message: removal.guard.message,
     });
   }
 
   let rowsWritten = 0;
   let preview: SyncPreview | undefined;
-  let guardFired = !plan.guard.allowsRemoval;
+  let guardFired = !removal.guard.allowsRemoval;
+  let tally: WriteTally;
   if (dryRun) {
+    const plan = planReconcile(stored, snapshot.lists);
+    tally = tallyOfPlan(plan);
     // Stored rows are loaded a chunk at a time and only their diffs kept: a preview of thousands
     // of changed guests never holds all their rows and children at once.
     const changes = new Map<PlannedWrite, JsonObject>();
@@ -346,38 +352,29 @@ async function reconcile(
   } else {
     // TRAP: issue 20 — each committed step stores the run's counts in its own transaction, so a run
     // killed mid-write is closed with what landed (a killed run's counts once read "added 0").
-    let committed = 0;
+    tally = { seen: seenIds.size, unchanged: 0, writes: {} };
     const recordCommitted = (removed: number) => (db: RawSql, written: number) =>
-      recordRunCounts(
-        db,
-        ctx.syncRunId,
-        countsOf(plan, removed, rowsWritten + written, plan.writes.slice(0, committed)),
-      );
+      recordRunCounts(db, ctx.syncRunId, countsOf(tally, removed, rowsWritten + written));
     rowsWritten += await reconcileEntities(prisma, ctx, snapshot, suppressed, recordCommitted(0));
     guardFired ||= suppressed.some((item) => item.kind === "guard" && item.subject !== "guests");
-    for (const part of chunk(plan.writes, VM_CHUNK_SIZE)) {
-      committed += part.length;
+    const onChunk = async (part: PlannedWrite[]) => {
+      tallyWrites(tally, part);
       // TRAP: docs/behaviour.md §3 step 5 — upserts commit before any removal, so a moved guest is never removed.
       rowsWritten += await writeVmChunk(prisma, ctx, part, recordCommitted(0));
-      emit({ type: "counts", counts: countsOf(plan, 0, rowsWritten) });
+      emit({ type: "counts", counts: countsOf(tally, 0, rowsWritten) });
+    };
+    await writeListByList(snapshot, statuses, stored, tally, onChunk);
+    if (removal.removals.length || removal.confirmations.length) {
+      rowsWritten += await writeRemovalPlan(prisma, ctx, removal, recordCommitted);
     }
-    if (plan.removals.length || plan.confirmations.length) {
-      const record = recordCommitted(plan.removals.length);
-      const feed: NewInventoryEvent[] = [];
-      rowsWritten += await rawTransaction(prisma, async (sql) => {
-        const written = await writeRemovals(sql, ctx, plan.removals, plan.confirmations, feed);
-        await record(sql, written);
-        await appendInventoryEvents(sql, feed);
-        return written;
-      });
-      if (feed.length) ctx.onFeedAdvanced?.();
-    }
-    const rewritten = plan.writes.filter((w) => w.change !== "reconfirmed").length;
-    await refreshStatistics(prisma, rewritten + plan.removals.length);
+    const rewritten = Object.entries(tally.writes)
+      .filter(([change]) => change !== "reconfirmed")
+      .reduce((n, [, count]) => n + count, 0);
+    await refreshStatistics(prisma, rewritten + removal.removals.length);
   }
 
   emit({ type: "phase", phase: "recording" });
-  const counts = countsOf(plan, plan.removals.length, rowsWritten);
+  const counts = countsOf(tally, removal.removals.length, rowsWritten);
   emit({ type: "counts", counts });
   const outcome: SyncRunOutcome = suppressed.length || guardFired ? "PARTIAL" : "SUCCESS";
   const message = describe(counts, suppressed, dryRun);
@@ -417,6 +414,59 @@ async function reconcile(
   });
   emit({ type: "finished", outcome, counts, message });
   return { syncRunId: ctx.syncRunId, outcome, counts, message, guardFired, suppressed, preview };
+}
+
+/**
+ * Plans and writes the guests of the lists that came back, a slice at a time, in the order the
+ * lists were read (the first list a guest appears in wins). Each slice is taken out of its list
+ * before it is planned, so a written guest is no longer held; writes are handed to `write` in
+ * chunks of up to VM_CHUNK_SIZE, the last one when every list is done.
+ */
+async function writeListByList(
+  snapshot: SourceSnapshot,
+  statuses: ReturnType<typeof listStatuses>,
+  stored: StoredVmState[],
+  tally: WriteTally,
+  write: (part: PlannedWrite[]) => Promise<void>,
+): Promise<void> {
+  const storedById = new Map(stored.map((row) => [row.externalId, row]));
+  const claimed = new Set<string>();
+  let pending: PlannedWrite[] = [];
+  for (const list of seenLists(snapshot.lists, statuses)) {
+    while (list.vms.length) {
+      const seen = collectSeen({ ...list, vms: list.vms.splice(0, VM_CHUNK_SIZE) }, claimed);
+      for (const item of seen) {
+        const planned = classify(item, storedById.get(item.vm.externalId));
+        // A guest rewritten only to confirm it again is unchanged, as planReconcile counts it.
+        if (!planned || planned.change === "reconfirmed") tally.unchanged += 1;
+        if (planned) pending.push(planned);
+        if (pending.length === VM_CHUNK_SIZE) {
+          await write(pending);
+          pending = [];
+        }
+      }
+    }
+  }
+  if (pending.length) await write(pending);
+}
+
+/** Tombstones and confirmation changes, in one transaction after every guest seen is written. */
+async function writeRemovalPlan(
+  prisma: PrismaClient,
+  ctx: WriteContext,
+  removal: RemovalPlan,
+  recordCommitted: (removed: number) => (db: RawSql, written: number) => Promise<void>,
+): Promise<number> {
+  const record = recordCommitted(removal.removals.length);
+  const feed: NewInventoryEvent[] = [];
+  const written = await rawTransaction(prisma, async (sql) => {
+    const written = await writeRemovals(sql, ctx, removal.removals, removal.confirmations, feed);
+    await record(sql, written);
+    await appendInventoryEvents(sql, feed);
+    return written;
+  });
+  if (feed.length) ctx.onFeedAdvanced?.();
+  return written;
 }
 
 /** Nodes and edge gateways, in one transaction before the guests. */
