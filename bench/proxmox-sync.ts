@@ -4,6 +4,15 @@ import { settings } from "./settings.ts";
 import { benchSourceSync } from "./source-sync.ts";
 import { countRequests } from "./standin.ts";
 
+/** The GraphQL input of a connection to the Proxmox stand-in at `url`. */
+export const proxmoxStandinConnection = (url: string, caPem: string) => ({
+  url,
+  caPem,
+  username: "hyperlens@pve",
+  tokenId: "inventory",
+  secret: "5f0c8e4e-8f5b-4c1e-9a57-2d3b1f6c7a90",
+});
+
 /** Runs the Proxmox sync scenario. */
 export function benchProxmoxSync(): Promise<Figure[]> {
   const { proxmoxNodes: nodes, proxmoxGuests: guests, latencyMs } = settings;
@@ -11,13 +20,7 @@ export function benchProxmoxSync(): Promise<Figure[]> {
     name: `Proxmox ${nodes} nodes / ${guests.toLocaleString("en-US")} guests`,
     kind: "PROXMOX",
     standin: { kind: "proxmox", nodes, guests, latencyMs },
-    connection: (url, caPem) => ({
-      url,
-      caPem,
-      username: "hyperlens@pve",
-      tokenId: "inventory",
-      secret: "5f0c8e4e-8f5b-4c1e-9a57-2d3b1f6c7a90",
-    }),
+    connection: proxmoxStandinConnection,
     describeRequests: (stats) => {
       const configs = countRequests(stats, (p) => p.endsWith("/config"));
       const agents = countRequests(stats, (p) => p.includes("/agent/"));

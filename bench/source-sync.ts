@@ -37,12 +37,13 @@ interface SyncRun {
 const RUN_FIELDS =
   "outcome message startedAt finishedAt counts { seen added unchanged rowsWritten }";
 
-async function saveConnection(
+/** Saves a connection of the scenario's kind; returns its global id. */
+export async function saveConnection(
   call: GraphqlCall,
-  scenario: SyncScenario,
+  kind: ConnectionKind,
   input: Record<string, unknown>,
 ): Promise<string> {
-  const type = TYPE_NAME[scenario.kind];
+  const type = TYPE_NAME[kind];
   const data = await call<{ save: { data?: { id: string }; message?: string } }>(
     `mutation($input: ${type}ConnectionInput!) { save: save${type}Connection(input: $input) {
       ... on MutationSave${type}ConnectionSuccess { data { id } } ... on ValidationError { message } } }`,
@@ -52,17 +53,22 @@ async function saveConnection(
   return data.save.data.id;
 }
 
-/** Starts a sync and polls its run until it ends (a minutes-long request would time out). */
-async function runSync(call: GraphqlCall, connectionId: string) {
+/** Starts a sync of the connection; returns its run's global id. */
+export async function startSync(call: GraphqlCall, connectionId: string): Promise<string> {
   const { syncConnection } = await call<{ syncConnection: { id: string } }>(
     "mutation($id: ID!) { syncConnection(id: $id) { id } }",
     { id: connectionId },
   );
+  return syncConnection.id;
+}
+
+/** Polls a sync run until it ends (a minutes-long request would time out); throws unless it succeeded. */
+export async function waitForSync(call: GraphqlCall, runId: string) {
   for (;;) {
     await new Promise((r) => setTimeout(r, 200));
     const { node } = await call<{ node: SyncRun }>(
       `query($id: ID!) { node(id: $id) { ... on SyncRun { ${RUN_FIELDS} } } }`,
-      { id: syncConnection.id },
+      { id: runId },
     );
     if (node.outcome === "RUNNING" || !node.finishedAt) continue;
     if (node.outcome !== "SUCCESS") throw new Error(`sync ${node.outcome}: ${node.message}`);
@@ -85,11 +91,11 @@ export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]>
       const call = graphqlClient(server.url, db.token);
       const base = scenario.connection(standin.url, standin.caPem);
       const connect = (name: string, maxConcurrentRequests: number) =>
-        saveConnection(call, scenario, { ...base, name, maxConcurrentRequests });
+        saveConnection(call, scenario.kind, { ...base, name, maxConcurrentRequests });
       const timed = async (connectionId: string) => {
         await standin.takeStats();
         const cpuBefore = server.cpuSeconds();
-        const sync = await runSync(call, connectionId);
+        const sync = await waitForSync(call, await startSync(call, connectionId));
         const stats = await standin.takeStats();
         const cpuSeconds = server.cpuSeconds() - cpuBefore;
         return { ...sync, stats, cpuSeconds, rssMb: server.peakRssMb() };
