@@ -1,6 +1,7 @@
 // The unified list's total is counted once and kept while the inventory stays as it was
 // (docs/behaviour.md §11.2): it must still be exact after every write that changes it, and a total
 // counted for one viewer must never reach a viewer who sees other connections (§7.9).
+import { runSync } from "@hyperlens/sync";
 import { decodeGlobalID, encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { neutralVm, seedConnection, syncInto } from "../testing/seed-inventory.ts";
@@ -69,6 +70,24 @@ describe("the total of the unified list", () => {
     await sync([...guests("t", 10), neutralVm("t10", { name: "renamed" })]);
     expect(await total(admin, byName)).toBe(10);
     expect(await total(admin, { search: "renamed" })).toBe(1);
+  });
+
+  it("follows a sync that only reconfirms guests, which writes no feed event", async () => {
+    const vms = guests("c", 3);
+    const connection = await seedConnection(app.services, "PROXMOX", "totals-confirm", vms);
+    const confirmed = { confirmation: ["CONFIRMED"], search: "c-00" };
+    expect(await total(admin, confirmed)).toBe(3);
+    await runSync({
+      prisma: app.services.prisma,
+      connectionId: connection.id,
+      source: "PROXMOX",
+      trigger: "MANUAL",
+      read: async () => ({ lists: [{ key: "vms", status: "failed", reason: "timed out" }] }),
+    });
+    expect(await total(admin, confirmed)).toBe(0);
+    // The list reads again: the guests are confirmed again, and nothing else changed.
+    await syncInto(app.services, connection.id, "PROXMOX", vms);
+    expect(await total(admin, confirmed)).toBe(3);
   });
 
   it("drops the guests of a deleted connection", async () => {

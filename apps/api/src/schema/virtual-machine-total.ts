@@ -8,18 +8,22 @@ import type { Prisma, PrismaClient } from "@hyperlens/db";
 const MAX_FILTERS = 500;
 
 /**
- * What changes whenever a count could: the change feed's newest sequence (every write of guests
- * and their addresses appends to the feed in its transaction, last, under a lock that makes
- * sequence order commit order — docs/behaviour.md §14.1), and the connections, since deleting one
- * removes its guests without a feed event. Read before the count, so a write that commits while
- * the count runs leaves the total marked with the older version, to be counted again.
+ * What changes whenever a count could, read in the transactions that write: the change feed's
+ * newest sequence (address rules and every sync's guest changes append to it in the writing
+ * transaction, under a lock that makes sequence order commit order — docs/behaviour.md §14.1),
+ * and each connection's newest sync run with its counts, which a sync updates in the transaction
+ * of every chunk it writes (a guest only reconfirmed has no feed event) and ends by setting
+ * finishedAt. A deleted connection drops out of that list. Read before the count, so a write that
+ * commits while the count runs leaves the total marked with the older version, to be counted again.
  */
 async function inventoryVersion(prisma: PrismaClient): Promise<string> {
   const [row] = await prisma.$queryRaw<[{ version: string }]>`
     SELECT concat_ws(':',
       (SELECT max(sequence) FROM inventory_events),
-      (SELECT count(*) FROM connections),
-      (SELECT max("createdAt") FROM connections)) AS version`;
+      (SELECT md5(string_agg(concat_ws('/', c.id, r.id, r."finishedAt", r.counts), ',' ORDER BY c.id))
+         FROM connections c
+         LEFT JOIN LATERAL (SELECT id, "finishedAt", counts FROM sync_runs
+           WHERE "connectionId" = c.id ORDER BY "startedAt" DESC LIMIT 1) r ON true)) AS version`;
   return row.version;
 }
 
