@@ -19,7 +19,8 @@ export interface Figure {
 
 /** How a figure's value is printed. */
 function shown(f: Figure): string {
-  const digits = f.unit === "s" ? 1 : f.unit === "×" ? 2 : 0;
+  const digits =
+    f.unit === "s" ? 1 : f.unit === "×" || (f.unit === "ms" && Math.abs(f.value) < 10) ? 2 : 0;
   const value = f.value.toLocaleString("en-US", {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,

@@ -2,7 +2,7 @@
 // own: production's bundle (apps/api/dist/server.mjs, built by `npm run build`) or, with
 // BENCH_RUNTIME=tsx, the TypeScript sources under tsx.
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { LAUNCH_FLAGS } from "../apps/api/src/heap-growth.ts";
@@ -23,6 +23,8 @@ export interface HyperlensProcess {
   logTail(): string;
   /** SIGTERM, and wait for the exit. */
   stop(): Promise<void>;
+  /** With BENCH_CPU_PROF, the V8 CPU profile the process wrote at its exit (after `stop`). */
+  cpuProfileFile(): string | undefined;
 }
 
 async function freePort(): Promise<number> {
@@ -108,9 +110,10 @@ export async function startHyperlens(options: {
   logFile: string;
 }): Promise<HyperlensProcess> {
   const port = await freePort();
-  const profile = process.env.BENCH_CPU_PROF
-    ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`]
-    : [];
+  const profileDir = process.env.BENCH_CPU_PROF
+    ? path.resolve(process.env.BENCH_CPU_PROF)
+    : undefined;
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   // Node flags to try against the figures, e.g. BENCH_NODE_FLAGS="--max-semi-space-size=32".
   const tried = process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
   const entry =
@@ -163,6 +166,12 @@ export async function startHyperlens(options: {
       const exited = exitOf(child);
       child.kill("SIGTERM");
       await exited;
+    },
+    cpuProfileFile() {
+      if (!profileDir) return undefined;
+      // Node names it CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile.
+      const name = readdirSync(profileDir).find((file) => file.includes(`.${pid}.0.`));
+      return name ? path.join(profileDir, name) : undefined;
     },
   };
 }

@@ -5,7 +5,7 @@
 //
 // Environment (defaults are issue 8's scale):
 //   BENCH_ONLY=proxmox,vcd          scenarios to run: startup, proxmox, vcd, vcenter, list,
-//                                   inventory-export, sso, webhooks (all)
+//                                   inventory-export, sso, webhooks, light-poll (all)
 //   BENCH_RUNTIME=bundle|tsx        the server from apps/api/dist as production runs it, built
 //                                   first with `npm run build` (bundle), or the sources (tsx)
 //   BENCH_LATENCY_MS=20             stand-in latency per request
@@ -18,7 +18,12 @@
 //   BENCH_STARTUP_RUNS=3
 //   BENCH_SSO_RUNS=40               OpenID Connect sign-ins against the in-process provider (sso)
 //   BENCH_WEBHOOK_EVENTS=5000       change-feed events delivered to one local receiver (webhooks)
-//   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir
+//   BENCH_LIGHT_POLL_GUESTS=1000    guests of the light-poll scenario's cluster (light-poll; it
+//                                   waits out about a minute of 15 s polls whatever the size)
+//   BENCH_CPU_PROF=dir              write a V8 CPU profile of each Hyperlens server into dir; the
+//                                   sync scenarios print where the server's CPU went during the
+//                                   full and the unchanged sync, by source and by function
+//                                   (cpu-profile-summary.ts, also a command of its own)
 //   BENCH_NODE_FLAGS="--flag …"     more Node flags for each Hyperlens server, to try them
 //   DATABASE_URL=postgresql://…    a PostgreSQL server: each scenario in its own throw-away
 //                                   database there (default: the embedded database)
@@ -29,6 +34,7 @@ import path from "node:path";
 import { type Figure, formatTable, writeResults } from "./figures.ts";
 import { benchInventoryExport } from "./inventory-export.ts";
 import { benchInventoryList } from "./inventory-list.ts";
+import { benchLightPoll } from "./light-poll.ts";
 import { benchProxmoxSync } from "./proxmox-sync.ts";
 import { type ScenarioName, settings } from "./settings.ts";
 import { benchSsoSignIn } from "./sso-sign-in.ts";
@@ -46,6 +52,7 @@ const SCENARIO_RUNS: Record<ScenarioName, () => Promise<Figure[]>> = {
   "inventory-export": benchInventoryExport,
   sso: benchSsoSignIn,
   webhooks: benchWebhooks,
+  "light-poll": benchLightPoll,
 };
 
 const root = path.resolve(import.meta.dirname, "..");

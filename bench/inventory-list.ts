@@ -12,7 +12,7 @@ import { type HyperlensProcess, startHyperlens } from "./hyperlens-process.ts";
 import { measureListReadStrategies } from "./list-read-strategies.ts";
 import { proxmoxStandinConnection } from "./proxmox-sync.ts";
 import { settings } from "./settings.ts";
-import { saveConnection, startSync, waitForSync } from "./source-sync.ts";
+import { runSync, saveConnection } from "./source-sync.ts";
 import { startStandin } from "./standin.ts";
 
 const ROLES = ["web", "api", "db", "cache", "k8s-worker", "ci", "mail", "vpn", "mon", "files"];
@@ -86,13 +86,17 @@ async function wavesDuringSync(call: GraphqlCall): Promise<{ times: number[]; sy
     latencyMs: settings.latencyMs,
   });
   try {
-    const id = await saveConnection(call, "PROXMOX", {
-      ...proxmoxStandinConnection(standin.url, standin.caPem),
-      name: "bench-list-sync",
-    });
+    const id = await saveConnection(
+      call,
+      { kind: "PROXMOX" },
+      {
+        ...proxmoxStandinConnection(standin.url, standin.caPem),
+        name: "bench-list-sync",
+      },
+    );
     const started = performance.now();
     let isSyncing = true;
-    const sync = waitForSync(call, await startSync(call, id)).finally(() => {
+    const sync = runSync(call, id).finally(() => {
       isSyncing = false;
     });
     // The waves slow the sync down as much as it slows them: enough samples, then the sync ends alone.

@@ -18,6 +18,7 @@ export const SCENARIOS = [
   "inventory-export",
   "sso",
   "webhooks",
+  "light-poll",
 ] as const;
 /** One scenario name. */
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -59,6 +60,8 @@ export const settings = {
   ssoRuns: number("BENCH_SSO_RUNS", 40),
   /** Change-feed events delivered to one webhook endpoint (webhooks). */
   webhookEvents: number("BENCH_WEBHOOK_EVENTS", 5000),
+  /** Guests of the light-poll scenario's Proxmox cluster (on BENCH_PROXMOX_NODES nodes). */
+  lightPollGuests: number("BENCH_LIGHT_POLL_GUESTS", 1000),
   /** A PostgreSQL server: every scenario then works in its own throw-away database on it. */
   databaseUrl: process.env.DATABASE_URL || undefined,
 };

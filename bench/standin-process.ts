@@ -7,6 +7,7 @@ import {
   generateCluster,
   generateDirector,
   generateVcenter,
+  qemuGuest,
 } from "@hyperlens/standins/testing";
 import type { StandinOptions, StandinStats } from "./standin.ts";
 
@@ -33,6 +34,7 @@ async function start() {
         latencyMs: options.latencyMs,
       });
     default:
+      // Each node serves with pveproxy's 3 workers (the stand-in's default).
       return createProxmoxStandin({
         cluster: generateCluster({ nodes: options.nodes ?? 10, guests: options.guests, seed: 42 }),
         latencyMs: options.latencyMs,
@@ -70,11 +72,21 @@ process.on("message", (message) => {
       byPath: standin.stats.byPath,
       byMethod: standin.stats.byMethod,
       maxInFlight: standin.stats.maxInFlight,
+      ...("nodeWorkers" in standin
+        ? { maxInFlightByNode: standin.nodeWorkers.maxInFlightByNode() }
+        : {}),
       repeated: repeatedRequests(),
       cpuSeconds: cpuSinceLastStats(),
     };
     process.send?.(stats);
     standin.stats.reset();
+    if ("nodeWorkers" in standin) standin.nodeWorkers.resetPeaks();
+  }
+  // A guest created on the hypervisor (light-poll.ts): answered "added" once it is there.
+  if (message === "add-guest" && "cluster" in standin) {
+    const node = standin.cluster.nodes[0]?.name ?? "pve1";
+    standin.cluster.addGuest(qemuGuest({ vmid: 999_999, name: "bench-light-poll-new", node }));
+    process.send?.("added");
   }
   if (message === "stop") void standin.close().then(() => process.exit(0));
 });

@@ -23,6 +23,8 @@ export interface StandinStats {
   byMethod: Record<string, number>;
   /** Most requests in flight at once. */
   maxInFlight: number;
+  /** Proxmox: most requests in flight at once for each node, queued ones included. */
+  maxInFlightByNode?: Record<string, number>;
   /** `METHOD path?query` asked more than once, with how often. */
   repeated: Record<string, number>;
   /** CPU time the stand-in process used (user + system), in seconds. */
@@ -35,6 +37,8 @@ export interface StandinProcess {
   caPem: string;
   /** The counters since the last call (or the start); resets them. */
   takeStats(): Promise<StandinStats>;
+  /** Proxmox: creates one guest on the first node, as an administrator would. */
+  addGuest(): Promise<void>;
   stop(): void;
 }
 
@@ -51,7 +55,17 @@ export async function startStandin(options: StandinOptions): Promise<StandinProc
   if (!child.stdout) throw new Error("no stdout from the stand-in");
   for await (const line of createInterface({ input: child.stdout })) {
     const { url, caPem } = JSON.parse(line) as { url: string; caPem: string };
-    return { url, caPem, takeStats: () => statsOf(child), stop: () => child.send("stop") };
+    return {
+      url,
+      caPem,
+      takeStats: () => statsOf(child),
+      addGuest: () =>
+        new Promise<void>((resolve) => {
+          child.once("message", () => resolve());
+          child.send("add-guest");
+        }),
+      stop: () => child.send("stop"),
+    };
   }
   throw new Error("the stand-in did not start");
 }

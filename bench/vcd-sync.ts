@@ -11,6 +11,8 @@ export function benchVcdSync(): Promise<Figure[]> {
     name: `Director ${vms.toLocaleString("en-US")} VMs / page cap ${pageCap}`,
     kind: "VCD",
     standin: { kind: "vcd", guests: vms, latencyMs, maxPageSize: pageCap },
+    limits: { perConnection: 4 },
+    speedUpTarget: 3.5,
     connection: (url, caPem) => ({
       url,
       caPem,

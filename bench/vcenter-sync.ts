@@ -12,6 +12,8 @@ export function benchVcenterSync(): Promise<Figure[]> {
     name: `vCenter ${vms.toLocaleString("en-US")} VMs`,
     kind: "VCENTER",
     standin: { kind: "vcenter", guests: vms, latencyMs },
+    limits: { perConnection: 4 },
+    speedUpTarget: 3.5,
     connection: (url, caPem) => ({
       url,
       caPem,

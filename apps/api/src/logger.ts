@@ -12,6 +12,8 @@ export interface Logger {
   warn(fields: Record<string, unknown>, message?: string): void;
   error(fields: Record<string, unknown>, message?: string): void;
   child(fields: Record<string, unknown>): Logger;
+  /** Whether lines of `level` are written: lets a caller skip building lines nobody keeps. */
+  isLevelEnabled(level: Exclude<Level, "silent">): boolean;
 }
 
 function redact(value: unknown, depth = 0): unknown {
@@ -51,5 +53,6 @@ export function createLogger(
     warn: at("warn"),
     error: at("error"),
     child: (fields) => createLogger(level, write, { ...bound, ...fields }),
+    isLevelEnabled: (lineLevel) => LEVELS[lineLevel] >= LEVELS[level],
   };
 }

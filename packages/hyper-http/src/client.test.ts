@@ -498,19 +498,28 @@ describe("server messages of answers that are not a hypervisor's", () => {
 });
 
 describe("logging and metrics", () => {
-  it("logs and counts every attempt with method, path, status, duration, connection and correlation id", async () => {
+  /** A server that fails the first call (503) and answers the second. */
+  async function failingOnce() {
     let calls = 0;
-    const target = await server((_req, res) => {
+    return server((_req, res) => {
       calls += 1;
       sendJson(res, calls === 1 ? 503 : 200, { data: null });
     });
-    const lines: Record<string, unknown>[] = [];
+  }
+
+  it("logs and counts every attempt with method, path, status, duration, connection and correlation id", async () => {
+    const target = await failingOnce();
+    const lines: { level: string; entry: Record<string, unknown> }[] = [];
     const counted: CallLabels[] = [];
     const observed: number[] = [];
     const door = client({
       baseUrl: target.url,
       correlationId: "sync-42",
-      logger: { info: (e) => lines.push(e), warn: (e) => lines.push(e) },
+      logger: {
+        debug: (entry) => lines.push({ level: "debug", entry }),
+        info: (entry) => lines.push({ level: "info", entry }),
+        warn: (entry) => lines.push({ level: "warn", entry }),
+      },
       metrics: { count: (_n, l) => counted.push(l), observe: (_n, s) => observed.push(s) },
     });
     await door.request({
@@ -518,8 +527,13 @@ describe("logging and metrics", () => {
       path: "/api2/json/nodes",
       query: { password: "x1234", type: "vm" },
     });
-    expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatchObject({
+    // docs/operations.md "Log levels": a failed call is a warn line, a successful one debug.
+    expect(lines.map((l) => [l.level, l.entry.status])).toEqual([
+      ["warn", 503],
+      ["debug", 200],
+    ]);
+    expect(lines[1]?.entry).toMatchObject({
+      msg: "hypervisor call",
       method: "GET",
       path: "/api2/json/nodes?password=***&type=vm",
       status: 200,
@@ -528,9 +542,23 @@ describe("logging and metrics", () => {
       attempt: 2,
       source: "Proxmox",
     });
-    expect(typeof lines[1]?.durationMs).toBe("number");
+    expect(typeof lines[1]?.entry.durationMs).toBe("number");
     expect(counted.map((l) => l.outcome)).toEqual(["503", "200"]);
     expect(observed).toHaveLength(2);
+  });
+
+  it("writes no line for a successful call to a logger without debug, and still counts it", async () => {
+    const target = await failingOnce();
+    const lines: Record<string, unknown>[] = [];
+    const counted: CallLabels[] = [];
+    const door = client({
+      baseUrl: target.url,
+      logger: { info: (e) => lines.push(e), warn: (e) => lines.push(e) },
+      metrics: { count: (_n, l) => counted.push(l), observe() {} },
+    });
+    await door.request({ method: "GET", path: "/api2/json/nodes" });
+    expect(lines.map((l) => l.status)).toEqual([503]);
+    expect(counted.map((l) => l.outcome)).toEqual(["503", "200"]);
   });
 });
 
@@ -546,6 +574,34 @@ describe("concurrency", () => {
     await Promise.all(Array.from({ length: 8 }, () => door.request({ method: "GET", path: "/x" })));
     expect(target.requests).toHaveLength(8);
     expect(target.maxInFlight).toBe(2);
+  });
+
+  it("keeps at most `perNode` calls in flight to one node, and nodes side by side", async () => {
+    const inFlight = new Map<string, number>();
+    const most = new Map<string, number>();
+    const target = await server(async (req, res) => {
+      const node = req.url?.split("/")[2] ?? "cluster";
+      inFlight.set(node, (inFlight.get(node) ?? 0) + 1);
+      most.set(node, Math.max(most.get(node) ?? 0, inFlight.get(node) ?? 0));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      inFlight.set(node, (inFlight.get(node) ?? 0) - 1);
+      sendJson(res, 200, { data: null });
+    });
+    const door = client({
+      baseUrl: target.url,
+      concurrency: {
+        perConnection: 8,
+        perNode: { limit: 2, nodeOf: (path) => /^\/nodes\/([^/]+)/.exec(path)?.[1] },
+      },
+    });
+    expect(door.limits).toEqual({ perConnection: 8, perNode: 2 });
+    const paths = ["a", "a", "a", "a", "a", "b", "b", "b"].map((node) => `/nodes/${node}/x`);
+    await Promise.all(
+      [...paths, "/cluster", "/cluster"].map((path) => door.request({ method: "GET", path })),
+    );
+    // docs/behaviour.md §3.7: the node limit is on top of the connection's; unnamed paths pass.
+    expect(Object.fromEntries(most)).toEqual({ a: 2, b: 2, cluster: 2 });
+    expect(target.maxInFlight).toBeLessThanOrEqual(6);
   });
 
   it("keeps at most the global cap in flight across clients", async () => {

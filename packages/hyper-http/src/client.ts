@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createSemaphore, type Semaphore } from "@hyperlens/shared";
 import type { Dispatcher } from "undici";
@@ -67,6 +66,12 @@ export interface HyperClientOptions {
   concurrency?: {
     /** Calls in flight to this connection at once (default 4). */
     perConnection?: number;
+    /**
+     * Calls in flight to one server node at once, on top of `perConnection`, for APIs where the
+     * node a path names serves it (Proxmox's `/nodes/{node}/…`, docs/behaviour.md §3.7).
+     * `nodeOf` names the node of a request path, or undefined when no single node serves it.
+     */
+    perNode?: { limit: number; nodeOf: (path: string) => string | undefined };
     /** Cap shared with other clients (default: the process-wide 32-permit {@link globalSemaphore}). */
     global?: Semaphore;
   };
@@ -124,6 +129,8 @@ export interface HyperClient {
   readonly source: SourceName;
   /** Sends one request; resolves with a 2xx answer or rejects with a {@link HyperError}. */
   request(request: HyperRequest): Promise<HyperResponse>;
+  /** Calls in flight at once: per connection, and per node when the client limits nodes. */
+  readonly limits: { perConnection: number; perNode: number | undefined };
   /** Closes the connection's own agent (an injected dispatcher is left alone). */
   close(): Promise<void>;
 }
@@ -170,6 +177,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
   const allowedWrites = options.allowedWrites ?? [];
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const perConnection = createSemaphore(options.concurrency?.perConnection ?? 4);
+  const perNode = nodeSemaphores(options.concurrency?.perNode);
   const global = options.concurrency?.global ?? globalSemaphore;
   const clientCorrelationId = options.correlationId ?? randomUUID();
   const ownsDispatcher = options.dispatcher === undefined;
@@ -187,6 +195,20 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
         (verifyTls && options.caPem ? checkCaPem(options.caPem) : null),
     };
     return checkedConfig.problem;
+  }
+
+  // Parsed once: a client's base address does not change (and is only used once it was checked).
+  let parsedBase: { origin: string; pathPrefix: string; hostPort: string } | undefined;
+  function base() {
+    if (!parsedBase) {
+      const url = new URL(options.baseUrl);
+      parsedBase = {
+        origin: url.origin,
+        pathPrefix: url.pathname.replace(/\/+$/, ""),
+        hostPort: url.port ? `${url.hostname}:${url.port}` : url.hostname,
+      };
+    }
+    return parsedBase;
   }
 
   function getDispatcher(): Dispatcher {
@@ -209,9 +231,13 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     const shownPath = redactPath(pathWithQuery);
     const headers = buildHeaders(req.headers);
     // TRAP: docs/behaviour.md §1 — a server echoing the request could put a token or password into our message.
-    const secrets = collectRequestSecrets(headers, purpose === "read" ? undefined : req.body);
-    const scrub = (text: string) => redactSecrets(text, secrets);
-    const logBase = { source, connectionId: options.connectionId, correlationId, method };
+    // Collected only when a failure has a message to scrub.
+    let secrets: string[] | undefined;
+    const scrub = (text: string) => {
+      secrets ??= collectRequestSecrets(headers, purpose === "read" ? undefined : req.body);
+      return redactSecrets(text, secrets);
+    };
+    const logBase = () => ({ source, connectionId: options.connectionId, correlationId, method });
 
     // TRAP: docs/behaviour.md §2 — checked per request, so a row that got an http:// address some other way is still refused.
     const refusal =
@@ -219,7 +245,12 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
       checkPath(req.path) ??
       checkReadOnly(method, req.path, purpose, allowedWrites);
     if (refusal) {
-      logger.warn({ ...logBase, msg: "hypervisor call refused", path: shownPath, reason: refusal });
+      logger.warn({
+        ...logBase(),
+        msg: "hypervisor call refused",
+        path: shownPath,
+        reason: refusal,
+      });
       metrics.count("hyper_http_requests_total", labels(method, "refused"));
       throw fail(`Refused to call the ${source} server: ${refusal}`, {
         errorClass: "config",
@@ -229,9 +260,8 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
       });
     }
 
-    const base = new URL(options.baseUrl);
-    const origin = base.origin;
-    const fullPath = `${base.pathname.replace(/\/+$/, "")}${pathWithQuery}`;
+    const { origin, pathPrefix } = base();
+    const fullPath = `${pathPrefix}${pathWithQuery}`;
     const controller = new AbortController();
     const deadline = setTimeout(
       () => controller.abort(new DeadlineExceeded()),
@@ -294,8 +324,9 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     ) {
       const durationMs = outcome.durationMs ?? 0;
       const outcomeLabel = status === undefined ? (errorClass ?? "error") : String(status);
-      const entry = {
-        ...logBase,
+      const isSuccess = status !== undefined && status < 400 && !errorClass;
+      const entry = () => ({
+        ...logBase(),
         msg: "hypervisor call",
         path: shownPath,
         status,
@@ -303,15 +334,13 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
         attempt,
         ...(errorClass ? { errorClass } : {}),
         ...(outcome.network?.code ? { code: outcome.network.code } : {}),
-      };
-      if (status !== undefined && status < 400 && !errorClass) logger.info(entry);
-      else logger.warn(entry);
-      metrics.count("hyper_http_requests_total", labels(method, outcomeLabel));
-      metrics.observe(
-        "hyper_http_request_duration_seconds",
-        durationMs / 1000,
-        labels(method, outcomeLabel),
-      );
+      });
+      // A successful call is a debug line: nothing is built for a logger that has no debug.
+      if (!isSuccess) logger.warn(entry());
+      else if (logger.debug) logger.debug(entry());
+      const callLabels = labels(method, outcomeLabel);
+      metrics.count("hyper_http_requests_total", callLabels);
+      metrics.observe("hyper_http_request_duration_seconds", durationMs / 1000, callLabels);
     }
   }
 
@@ -325,10 +354,13 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
   ): Promise<Attempt & { durationMs: number }> {
     let releaseGlobal: (() => void) | undefined;
     let releaseOwn: (() => void) | undefined;
+    let releaseNode: (() => void) | undefined;
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     try {
-      // Own permit first, then the shared one: a busy connection queues without hogging global slots.
+      // Narrowest permit first, then the wider ones: a busy node queues without hogging the
+      // connection's slots, and a busy connection without hogging global ones.
+      releaseNode = await perNode(path)?.acquire(signal);
       releaseOwn = await perConnection.acquire(signal);
       releaseGlobal = await global.acquire(signal);
       const answer = await getDispatcher().request({
@@ -395,12 +427,12 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     } finally {
       releaseGlobal?.();
       releaseOwn?.();
+      releaseNode?.();
     }
   }
 
   function hostPort(): string {
-    const url = new URL(options.baseUrl);
-    return url.port ? `${url.hostname}:${url.port}` : url.hostname;
+    return base().hostPort;
   }
 
   function labels(method: string, outcome: string): CallLabels {
@@ -513,10 +545,30 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     connectionId: options.connectionId,
     source,
     request,
+    limits: { perConnection: perConnection.limit, perNode: options.concurrency?.perNode?.limit },
     async close() {
       if (ownsDispatcher && dispatcher) await dispatcher.close();
       dispatcher = undefined;
     },
+  };
+}
+
+/** One semaphore per node, made on first use; no limit when the client limits no nodes. */
+function nodeSemaphores(
+  perNode: { limit: number; nodeOf: (path: string) => string | undefined } | undefined,
+): (path: string) => Semaphore | undefined {
+  if (!perNode) return () => undefined;
+  const byNode = new Map<string, Semaphore>();
+  const limit = createSemaphore(perNode.limit).limit;
+  return (path) => {
+    const node = perNode.nodeOf(path);
+    if (node === undefined) return undefined;
+    let semaphore = byNode.get(node);
+    if (!semaphore) {
+      semaphore = createSemaphore(limit);
+      byNode.set(node, semaphore);
+    }
+    return semaphore;
   };
 }
 
@@ -551,7 +603,7 @@ function stripQuery(location: string): string {
 
 /** Reads a body up to `limit` bytes; returns null (and stops the transfer) when it is larger. */
 async function readCapped(
-  body: Readable,
+  body: Dispatcher.ResponseData["body"],
   limit: number,
   contentLength: string | string[] | undefined,
 ): Promise<string | null> {
@@ -565,6 +617,9 @@ async function readCapped(
     stop();
     return null;
   }
+  // Declared and within the limit: undici holds the server to its Content-Length, so the body
+  // is read in one go, without a promise per chunk.
+  if (Number.isFinite(declared)) return body.text();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of body as AsyncIterable<Uint8Array>) {

@@ -3,8 +3,13 @@ import type { SourceName } from "./errors.ts";
 /**
  * Where call log lines go. Structural so pino, console or a test array all fit. Objects only, never
  * pre-formatted strings, and never a credential.
+ *
+ * A failed or refused call is a `warn` line. A successful call is a `debug` line, and only when the
+ * logger has `debug`: a logger without it (the app's at `info`) costs no line per call, not even
+ * the building of one (docs/operations.md, "Log levels").
  */
 export interface HyperLogger {
+  debug?(entry: Record<string, unknown>): void;
   info(entry: Record<string, unknown>): void;
   warn(entry: Record<string, unknown>): void;
 }

@@ -9,6 +9,7 @@ function setup(options: { logoutFails?: boolean; loginFails?: boolean; ownsHttp?
     connectionId: "conn-7",
     source: "vCenter",
     request: () => Promise.reject(new Error("no request expected")),
+    limits: { perConnection: 4, perNode: undefined },
     close: async () => {
       events.push("http closed");
     },

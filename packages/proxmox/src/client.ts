@@ -12,6 +12,7 @@ import {
   type GuestInterface,
   parseAgentNetwork,
 } from "./parse/agent-interfaces.ts";
+import { type ProxmoxClusterGuest, parseClusterGuests } from "./parse/cluster-resources.ts";
 import { type ProxmoxClusterStatus, parseClusterStatus } from "./parse/cluster-status.ts";
 import {
   type LxcConfig,
@@ -47,6 +48,23 @@ export interface ProxmoxClientOptions {
   clock?: () => number;
   /** Log in again once a ticket is this old (default 1 h 45; tickets live 2 h). */
   ticketRenewAfterMs?: number;
+  /**
+   * Requests in flight to one node at once (default {@link DEFAULT_REQUESTS_PER_NODE}), on top of
+   * the connection's cap; applies when the client builds its hyper-http client here.
+   */
+  requestsPerNode?: number;
+}
+
+/**
+ * A node's own pveproxy serves its `/nodes/{node}/…` requests with 3 workers by default: 2 leave
+ * one for the node's web UI and other clients (docs/behaviour.md §3.7).
+ */
+export const DEFAULT_REQUESTS_PER_NODE = 2;
+
+/** The node whose pveproxy serves a request path (`…/api2/json/nodes/{node}/…`), if one does. */
+export function proxmoxNodeOf(path: string): string | undefined {
+  const match = /\/api2\/json\/nodes\/([^/?]+)(?:[/?]|$)/.exec(path);
+  return match ? decodeURIComponent(match[1] as string) : undefined;
 }
 
 /** Why the guest agent gave no interfaces. All are normal for an inventory: they only cost the IPs. */
@@ -80,9 +98,13 @@ export type LxcInterfacesOutcome =
 
 /** Typed, read-only Proxmox VE client. Every method rejects with a HyperError on failure. */
 export interface ProxmoxClient {
+  /** Requests in flight at once: per connection, and per node (docs/behaviour.md §3.7). */
+  readonly limits: { perConnection: number; perNode: number };
   version(): Promise<ProxmoxVersion>;
   nodes(): Promise<ProxmoxNode[]>;
   clusterStatus(): Promise<ProxmoxClusterStatus>;
+  /** Every guest of the cluster in one call, without details (docs/behaviour.md §8.7). */
+  clusterGuests(): Promise<ProxmoxClusterGuest[]>;
   qemuList(node: string): Promise<ProxmoxGuestSummary[]>;
   lxcList(node: string): Promise<ProxmoxGuestSummary[]>;
   qemuConfig(node: string, vmid: number): Promise<QemuConfig>;
@@ -101,7 +123,7 @@ const API = "/api2/json";
 
 /** Creates a {@link ProxmoxClient} on hyper-http. */
 export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClient {
-  const { http, ownsHttp } = connectorHttp(options.http, {
+  const { http, ownsHttp } = connectorHttp(withNodeLimit(options), {
     source: "Proxmox",
     allowedWrites: PROXMOX_ALLOWED_WRITES,
   });
@@ -141,6 +163,11 @@ export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClien
   };
 
   return {
+    // A ready client that limits no node is still read node by node fairly, as wide as it allows.
+    limits: {
+      perConnection: http.limits.perConnection,
+      perNode: http.limits.perNode ?? http.limits.perConnection,
+    },
     async version() {
       return parseVersion(await get("/version"));
     },
@@ -149,6 +176,9 @@ export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClien
     },
     async clusterStatus() {
       return parseClusterStatus(await get("/cluster/status"));
+    },
+    async clusterGuests() {
+      return parseClusterGuests(await get("/cluster/resources?type=vm"));
     },
     async qemuList(node) {
       return parseGuestList(await get(`/nodes/${encodeURIComponent(node)}/qemu`), "qemu", node);
@@ -216,6 +246,17 @@ export function createProxmoxClient(options: ProxmoxClientOptions): ProxmoxClien
     async close() {
       if (ownsHttp) await http.close();
     },
+  };
+}
+
+/** The hyper-http options with the per-node limit filled in; a ready client is left as it is. */
+function withNodeLimit(options: ProxmoxClientOptions): ProxmoxClientOptions["http"] {
+  const given = options.http;
+  if ("request" in given) return given;
+  const limit = options.requestsPerNode ?? DEFAULT_REQUESTS_PER_NODE;
+  return {
+    ...given,
+    concurrency: { ...given.concurrency, perNode: { limit, nodeOf: proxmoxNodeOf } },
   };
 }
 

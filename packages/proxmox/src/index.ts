@@ -11,11 +11,13 @@ export {
   type AgentUnavailableReason,
   agentUnavailable,
   createProxmoxClient,
+  DEFAULT_REQUESTS_PER_NODE,
   type LxcInterfacesOutcome,
   type ProxmoxAuth,
   type ProxmoxClient,
   type ProxmoxClientOptions,
   type ProxmoxHttpOptions,
+  proxmoxNodeOf,
 } from "./client.ts";
 export { isAgentEnabled } from "./config/agent-flag.ts";
 export { type GuestDisk, parseLxcVolume, parseQemuDisk } from "./config/disks.ts";
@@ -30,6 +32,7 @@ export {
   type GuestInterface,
   parseAgentNetwork,
 } from "./parse/agent-interfaces.ts";
+export { type ProxmoxClusterGuest, parseClusterGuests } from "./parse/cluster-resources.ts";
 export { type ProxmoxClusterStatus, parseClusterStatus } from "./parse/cluster-status.ts";
 export {
   type LxcConfig,

@@ -215,8 +215,8 @@ export interface SourceSnapshot {
 /** The phases a sync goes through, in order. */
 export type SyncPhase = "reading" | "reconciling" | "recording";
 
-/** What started a sync: the scheduler, the web app, an API token, or the `hyperlens sync` command. */
-export const SYNC_TRIGGERS = ["SCHEDULE", "MANUAL", "API", "CLI"] as const;
+/** What started a sync: the scheduler, the web app, an API token, the `hyperlens sync` command, or a light poll that changed something (docs/behaviour.md §8.7). */
+export const SYNC_TRIGGERS = ["SCHEDULE", "MANUAL", "API", "CLI", "POLL"] as const;
 
 /** One sync trigger. */
 export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];

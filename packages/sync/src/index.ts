@@ -24,6 +24,13 @@ export {
   type NewInventoryEvent,
 } from "./inventory-events.ts";
 export { type KeyedPlan, planKeyed, type StoredKeyed } from "./keyed-entities.ts";
+export { type LightPollResult, type RunLightPollOptions, runLightPoll } from "./light-poll.ts";
+export {
+  type LightPollPlan,
+  type ListedChange,
+  planLightPoll,
+  type StoredListedState,
+} from "./light-poll-plan.ts";
 export { normalizeVm } from "./normalize.ts";
 export {
   type PlannedWrite,

@@ -100,7 +100,11 @@ function collectSeen(lists: ListRead[], okLists: Set<string>): SeenVm[] {
   return [...seen.values()];
 }
 
-function classify(item: SeenVm, stored: StoredVmState | undefined): PlannedWrite | undefined {
+/** Why a seen guest must be written, or undefined when its stored row already says it all. */
+export function classify(
+  item: SeenVm,
+  stored: StoredVmState | undefined,
+): PlannedWrite | undefined {
   if (!stored) return { ...item, change: "added", isContentChanged: true };
   const isContentChanged = stored.fingerprint !== item.fingerprint;
   if (stored.isRemoved) return { ...item, stored, change: "restored", isContentChanged };

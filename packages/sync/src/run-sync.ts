@@ -228,7 +228,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
  * Runs `write` in one transaction with `feed` appended last, and tells ctx.onFeedAdvanced once it
  * has committed. A preview passes no events.
  */
-async function commitWithFeed(
+export async function commitWithFeed(
   prisma: PrismaClient,
   ctx: WriteContext,
   feed: NewInventoryEvent[],

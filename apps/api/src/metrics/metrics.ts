@@ -100,14 +100,31 @@ const SOURCE_LABEL: Record<SourceName, ConnectionKind> = {
 /** The hook hyper-http calls per attempt, recording into this app's registry. */
 export function hyperMetricsOf(metrics: AppMetrics): HyperMetrics {
   // The connection id stays off the labels: one series per connection would grow without bound.
-  const label = (labels: CallLabels) => ({
+  // Each series' labels and child are made once per session, not once per call.
+  const calls = new Map<string, ReturnType<AppMetrics["hypervisorCalls"]["labels"]>>();
+  const durations = new Map<string, ReturnType<AppMetrics["hypervisorCallDuration"]["labels"]>>();
+  const series = (labels: CallLabels) => ({
     source: SOURCE_LABEL[labels.source],
     status_class: statusClass(labels.outcome),
   });
   return {
-    count: (_name, labels) =>
-      metrics.hypervisorCalls.inc({ ...label(labels), method: labels.method }),
-    observe: (_name, seconds, labels) =>
-      metrics.hypervisorCallDuration.observe(label(labels), seconds),
+    count: (_name, labels) => {
+      const key = `${labels.source}|${labels.method}|${labels.outcome}`;
+      let child = calls.get(key);
+      if (!child) {
+        child = metrics.hypervisorCalls.labels({ ...series(labels), method: labels.method });
+        calls.set(key, child);
+      }
+      child.inc();
+    },
+    observe: (_name, seconds, labels) => {
+      const key = `${labels.source}|${labels.outcome}`;
+      let child = durations.get(key);
+      if (!child) {
+        child = metrics.hypervisorCallDuration.labels(series(labels));
+        durations.set(key, child);
+      }
+      child.observe(seconds);
+    },
   };
 }

@@ -81,7 +81,23 @@ export const ConnectionNode = builder.prismaNode("Connection", {
       maxConcurrentRequests: t.int({
         ...setting,
         nullable: true,
+        description:
+          "Requests in flight at once to this hypervisor (default 16 for Proxmox, 4 for the others).",
         resolve: (c) => connectionSettings(c).maxConcurrentRequests,
+      }),
+      maxRequestsPerNode: t.int({
+        ...setting,
+        nullable: true,
+        description:
+          "Proxmox: requests in flight at once to one node (default 2 of pveproxy's 3 workers); null for the other kinds.",
+        resolve: (c) => connectionSettings(c).maxRequestsPerNode,
+      }),
+      lightPollSeconds: t.int({
+        ...setting,
+        nullable: true,
+        description:
+          "Seconds between light polls, which read only the guest lists between full syncs (0: off).",
+        resolve: (c) => connectionSettings(c).lightPollSeconds,
       }),
       hasSecret: t.boolean({
         ...setting,
@@ -154,7 +170,11 @@ const baseInputFields = (t: PothosInputFields) => ({
   isActive: t.boolean({ required: false }),
   maxConcurrentRequests: t.int({
     required: false,
-    description: "Requests in flight at once (1–16, default 4).",
+    description: "Requests in flight at once (1–16; default 16 for Proxmox, 4 for the others).",
+  }),
+  lightPollSeconds: t.int({
+    required: false,
+    description: "Seconds between light polls (0: off, or 5–3600; default 15).",
   }),
   groupIds: t.globalIDList({
     required: false,
@@ -170,6 +190,11 @@ const ProxmoxConnectionInput = builder.inputType("ProxmoxConnectionInput", {
     tokenId: t.string({
       required: false,
       description: "API token name (the part after !). Empty: log in with user@realm and password.",
+    }),
+    maxRequestsPerNode: t.int({
+      required: false,
+      description:
+        "Requests in flight at once to one node (1–16, default 2: each node's pveproxy has 3 workers, one is left for its own web UI).",
     }),
   }),
 });

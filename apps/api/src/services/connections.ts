@@ -23,7 +23,7 @@ import {
   SecretUnreadableError,
   ValidationError,
 } from "../errors.ts";
-import { connectionSettings } from "../sources/connection-settings.ts";
+import { MAX_CONCURRENCY_SETTING, storedSettings } from "../sources/connection-settings.ts";
 import { recordAudit } from "./audit.ts";
 import {
   keptSecretTargetProblem,
@@ -51,9 +51,18 @@ export interface ConnectionInput {
   caPem?: string | null;
   syncIntervalSeconds?: number | null;
   isActive?: boolean | null;
-  /** Requests in flight at once to this hypervisor (1–16, default 4). */
+  /** Requests in flight at once to this hypervisor (1–16; default 16 for Proxmox, else 4). */
   maxConcurrentRequests?: number | null;
+  /** Proxmox only: requests in flight at once to one node (1–16, default 2). */
+  maxRequestsPerNode?: number | null;
+  /** Seconds between light polls (docs/behaviour.md §8.7): 0 (off) or 5–3600, default 15. */
+  lightPollSeconds?: number | null;
 }
+
+/** The shortest light-poll interval: below it a poll would barely end before the next. */
+export const MIN_LIGHT_POLL_SECONDS = 5;
+/** The longest light-poll interval; beyond it, a full sync interval does the job. */
+export const MAX_LIGHT_POLL_SECONDS = 3600;
 
 const USER_AT_REALM = /^[^@\s:]+@[^@\s:]+$/;
 const TOKEN_NAME = /^[A-Za-z][A-Za-z0-9._-]{1,63}$/;
@@ -130,15 +139,48 @@ function validate(kind: ConnectionKind, input: ConnectionInput, isNew: boolean):
       `Use a whole number of seconds from ${MIN_SYNC_INTERVAL_SECONDS} to ${MAX_SYNC_INTERVAL_SECONDS}.`,
     ]);
   }
-  const concurrency = input.maxConcurrentRequests;
+  problems.push(...concurrencyProblems(kind, input));
+  const poll = input.lightPollSeconds;
   if (
-    concurrency !== null &&
-    concurrency !== undefined &&
-    (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
+    poll !== null &&
+    poll !== undefined &&
+    (!Number.isInteger(poll) ||
+      (poll !== 0 && (poll < MIN_LIGHT_POLL_SECONDS || poll > MAX_LIGHT_POLL_SECONDS)))
   ) {
-    problems.push(["maxConcurrentRequests", "Use a whole number from 1 to 16."]);
+    problems.push([
+      "lightPollSeconds",
+      `Use 0 (off) or a whole number of seconds from ${MIN_LIGHT_POLL_SECONDS} to ${MAX_LIGHT_POLL_SECONDS}.`,
+    ]);
   }
   return problems.map(([field, message]) => ({ field, message }));
+}
+
+/** The per-connection and per-node limits (docs/behaviour.md §3.7). */
+function concurrencyProblems(kind: ConnectionKind, input: ConnectionInput): [string, string][] {
+  const problems: [string, string][] = [];
+  const isOutOfRange = (value: number | null | undefined) =>
+    value !== null &&
+    value !== undefined &&
+    (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY_SETTING);
+  if (isOutOfRange(input.maxConcurrentRequests)) {
+    problems.push([
+      "maxConcurrentRequests",
+      `Use a whole number from 1 to ${MAX_CONCURRENCY_SETTING}.`,
+    ]);
+  }
+  const perNode = input.maxRequestsPerNode;
+  if (perNode !== null && perNode !== undefined && kind !== "PROXMOX") {
+    problems.push([
+      "maxRequestsPerNode",
+      "Only Proxmox connections have a per-node limit: this server answers every request itself.",
+    ]);
+  } else if (isOutOfRange(perNode)) {
+    problems.push([
+      "maxRequestsPerNode",
+      `Use a whole number from 1 to ${MAX_CONCURRENCY_SETTING} (pveproxy serves each node with 3 workers by default).`,
+    ]);
+  }
+  return problems;
 }
 
 /**
@@ -203,10 +245,15 @@ export async function saveConnection(
     syncIntervalSeconds:
       input.syncIntervalSeconds ?? existing?.syncIntervalSeconds ?? DEFAULT_SYNC_INTERVAL_SECONDS,
     isActive: input.isActive ?? existing?.isActive ?? true,
+    // Only what was ever set is stored: an edit must not freeze today's defaults into the row.
     settings: {
-      ...(existing ? connectionSettings(existing) : {}),
+      ...(existing ? storedSettings(existing) : {}),
       ...(input.maxConcurrentRequests
         ? { maxConcurrentRequests: input.maxConcurrentRequests }
+        : {}),
+      ...(input.maxRequestsPerNode ? { maxRequestsPerNode: input.maxRequestsPerNode } : {}),
+      ...(input.lightPollSeconds !== null && input.lightPollSeconds !== undefined
+        ? { lightPollSeconds: input.lightPollSeconds }
         : {}),
     },
   };

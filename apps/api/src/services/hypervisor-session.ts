@@ -1,8 +1,10 @@
 // A logged-in session with a connection's hypervisor, through its kind's driver: the one way Test
 // and Sync reach a hypervisor, with the connection's logger, metrics, tracing and address policy.
 import type { Connection } from "@hyperlens/db";
+import type { HyperLogger } from "@hyperlens/hyper-http";
 import type { AppServices } from "../context.ts";
 import { NotFoundError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
 import { hyperMetricsOf } from "../metrics/metrics.ts";
 import { driverFor } from "../sources/registry.ts";
 import { traceHypervisorCalls } from "../telemetry/hypervisor-call-spans.ts";
@@ -19,7 +21,7 @@ export function openHypervisorSession(
   const driver = driverFor(connection.kind);
   if (!driver)
     throw new NotFoundError(`Connections of kind ${connection.kind} cannot be synced yet.`);
-  const logger = services.logger.child({ connectionId: connection.id, correlationId });
+  const logger = callLogger(services.logger.child({ connectionId: connection.id, correlationId }));
   const tracer = services.tracing?.tracer;
   return driver.open(connection, secret, {
     logger:
@@ -30,4 +32,17 @@ export function openHypervisorSession(
     metrics: hyperMetricsOf(services.metrics),
     allowLoopbackTargets: services.targetPolicy.allowLoopbackTargets,
   });
+}
+
+/**
+ * The log of a session's hypervisor calls: failed calls always; successful ones only when the
+ * server logs at debug, so at info the client does not even build their lines (docs/operations.md,
+ * "Log levels").
+ */
+function callLogger(logger: Logger): HyperLogger {
+  return {
+    info: (entry) => logger.info(entry),
+    warn: (entry) => logger.warn(entry),
+    ...(logger.isLevelEnabled("debug") ? { debug: (entry) => logger.debug(entry) } : {}),
+  };
 }

@@ -1,15 +1,24 @@
 import {
   connectionPrivilegeWarning,
   createProxmoxClient,
+  listProxmoxGuests,
+  readProxmoxGuests,
   readProxmoxInventory,
 } from "@hyperlens/proxmox";
-import { httpOptionsFor, readOptionsFor, type SourceDriver } from "./source-driver.ts";
+import {
+  httpOptionsFor,
+  readOptionsFor,
+  requestsPerNodeOf,
+  type SourceDriver,
+} from "./source-driver.ts";
 
 /** Proxmox VE: API token or user + password (ticket) login; read-only. */
 export const proxmoxDriver: SourceDriver = {
+  hasLightPoll: true,
   open(connection, secret, context) {
     const client = createProxmoxClient({
       http: httpOptionsFor(connection, context),
+      requestsPerNode: requestsPerNodeOf(connection),
       auth: connection.tokenId
         ? { kind: "token", tokenId: `${connection.username}!${connection.tokenId}`, secret }
         : { kind: "password", username: connection.username, password: secret },
@@ -27,6 +36,10 @@ export const proxmoxDriver: SourceDriver = {
         };
       },
       read: (signal) => readProxmoxInventory(client, readOptionsFor(signal)),
+      lightPoll: {
+        list: () => listProxmoxGuests(client),
+        readGuests: (guests, signal) => readProxmoxGuests(client, guests, signal),
+      },
       close: () => client.close(),
     };
   },

@@ -3,7 +3,7 @@
 // the registry.
 import type { Connection } from "@hyperlens/db";
 import type { HyperLogger, HyperMetrics } from "@hyperlens/hyper-http";
-import type { SourceSnapshot } from "@hyperlens/shared";
+import type { GuestListing, ListedGuest, ReadGuest, SourceSnapshot } from "@hyperlens/shared";
 import { connectionSettings } from "./connection-settings.ts";
 
 /** An open session with one hypervisor connection. */
@@ -12,6 +12,14 @@ export interface SourceSession {
   test(): Promise<{ summary: string; privilegeWarning?: string | null }>;
   /** Reads the whole inventory (docs/behaviour.md §3–§5). */
   read(signal?: AbortSignal): Promise<SourceSnapshot>;
+  /**
+   * The light poll's reads (docs/behaviour.md §8.7): every guest the lists show, and the details
+   * of the given guests as `read` would read them. Absent where the source has no light poll yet.
+   */
+  lightPoll?: {
+    list(signal?: AbortSignal): Promise<GuestListing>;
+    readGuests(guests: ListedGuest[], signal?: AbortSignal): Promise<ReadGuest[]>;
+  };
   /** Logs out where the source has sessions (Director, vCenter) and releases connections. */
   close(): Promise<void>;
 }
@@ -28,6 +36,8 @@ export interface SourceContext {
 
 /** Opens sessions for one kind of connection. */
 export interface SourceDriver {
+  /** Its sessions offer `lightPoll` (docs/behaviour.md §8.7). */
+  hasLightPoll?: boolean;
   open(connection: Connection, secret: string, context: SourceContext): SourceSession;
 }
 
@@ -48,6 +58,11 @@ export function httpOptionsFor(
     ...(metrics ? { metrics } : {}),
     concurrency: { perConnection: connectionSettings(connection).maxConcurrentRequests },
   };
+}
+
+/** Proxmox: requests in flight to one node (docs/behaviour.md §3.7); undefined for the others. */
+export function requestsPerNodeOf(connection: Connection): number | undefined {
+  return connectionSettings(connection).maxRequestsPerNode ?? undefined;
 }
 
 /** The client options of a source that logs in per session with the connection's user and secret. */

@@ -1,8 +1,9 @@
-import { createVcdClient, readVcdInventory } from "@hyperlens/vcd";
+import { createVcdClient, createVcdLightPoll, readVcdInventory } from "@hyperlens/vcd";
 import { readOptionsFor, type SourceDriver, sessionClientOptions } from "./source-driver.ts";
 
 /** VMware Cloud Director: a session per Test or sync, always logged out (docs/behaviour.md §4). */
 export const vcdDriver: SourceDriver = {
+  hasLightPoll: true,
   open(connection, secret, context) {
     const client = createVcdClient(sessionClientOptions(connection, secret, context));
     return {
@@ -17,6 +18,7 @@ export const vcdDriver: SourceDriver = {
           };
         }),
       read: (signal) => readVcdInventory(client, readOptionsFor(signal)),
+      lightPoll: createVcdLightPoll(client),
       close: () => client.close(),
     };
   },

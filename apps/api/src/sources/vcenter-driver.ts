@@ -1,8 +1,13 @@
-import { createVcenterClient, readVcenterInventory } from "@hyperlens/vcenter";
+import {
+  createVcenterClient,
+  createVcenterLightPoll,
+  readVcenterInventory,
+} from "@hyperlens/vcenter";
 import { readOptionsFor, type SourceDriver, sessionClientOptions } from "./source-driver.ts";
 
 /** vCenter: a session per Test or sync, always deleted afterwards (docs/behaviour.md §5). */
 export const vcenterDriver: SourceDriver = {
+  hasLightPoll: true,
   open(connection, secret, context) {
     const client = createVcenterClient(sessionClientOptions(connection, secret, context));
     return {
@@ -15,6 +20,7 @@ export const vcenterDriver: SourceDriver = {
           };
         }),
       read: (signal) => readVcenterInventory(client, readOptionsFor(signal)),
+      lightPoll: createVcenterLightPoll(client),
       close: () => client.close(),
     };
   },

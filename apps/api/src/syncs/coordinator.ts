@@ -37,6 +37,7 @@ import {
 } from "./lease.ts";
 import { isProcessKnownDead, type ProcessIdentity, processIdentity } from "./process-identity.ts";
 import { announceFeedAdvanced } from "./progress-events.ts";
+import { runLightPollUnderLease } from "./run-light-poll.ts";
 import { runUnderLease, type StartedSync, type SyncOptions } from "./run-under-lease.ts";
 
 /** What a sync attempt came to: started here, held by someone else, or not needed. */
@@ -175,6 +176,11 @@ export function createSyncCoordinator(options: SyncCoordinatorOptions = {}): Syn
       if (!attempt.lease) {
         const local = running.get(id);
         const started = local ? await local.started : undefined;
+        // TRAP: docs/behaviour.md §8.7 — a light poll is not the sync asked for: wait it out, then sync.
+        if (started?.isLightPoll) {
+          await local?.settled;
+          continue;
+        }
         if (started) return follow(started, onRunId);
       }
       const result = await joinHolder(services, coordinator.joinPollMs, id, attempt.lease, onRunId);
@@ -290,10 +296,8 @@ async function attemptUnderLease(
         "Closed runs of a server that stopped",
       );
     }
-    return {
-      kind: "started",
-      sync: runUnderLease(services, syncs, connection, options, controller),
-    };
+    const run = options.lightPoll ? runLightPollUnderLease : runUnderLease;
+    return { kind: "started", sync: run(services, syncs, connection, options, controller) };
   } catch (error) {
     await releaseLease(prisma, id, syncs.holder).catch(() => {});
     throw error;

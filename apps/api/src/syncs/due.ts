@@ -26,3 +26,21 @@ export function dueAt(
 export function isDue(connection: Schedulable, now: Date, jitterMs = 0): boolean {
   return now.getTime() >= dueAt(connection, jitterMs);
 }
+
+/** What a light poll's due-ness is judged from (docs/behaviour.md §8.7). */
+export interface Pollable {
+  /** 0: not polled. */
+  lightPollSeconds: number;
+  lastLightPollAt: Date | null;
+  lastSyncAt: Date | null;
+}
+
+/** True when the connection is polled and its poll interval has passed since its last poll or sync. */
+export function isLightPollDue(connection: Pollable, now: Date): boolean {
+  if (connection.lightPollSeconds <= 0) return false;
+  const times = [connection.lastLightPollAt, connection.lastSyncAt].flatMap((t) =>
+    t ? [t.getTime()] : [],
+  );
+  const last = times.length ? Math.max(...times) : Number.NEGATIVE_INFINITY;
+  return now.getTime() >= last + connection.lightPollSeconds * 1000;
+}

@@ -40,7 +40,8 @@ export async function runWithinManualSyncCooldown(
 ): Promise<RunWithinCooldown | undefined> {
   if (check.cooldownMs <= 0) return undefined;
   const run = await prisma.syncRun.findFirst({
-    where: { connectionId, isDryRun: check.isDryRun },
+    // A light poll's run is not a sync anyone asked for (docs/behaviour.md §8.7).
+    where: { connectionId, isDryRun: check.isDryRun, trigger: { not: "POLL" } },
     orderBy: [{ startedAt: "desc" }, { id: "desc" }],
   });
   // A running sync is joined as before (the lease decides whether it is still alive).

@@ -16,6 +16,8 @@ import { publishProgress } from "./progress-events.ts";
 export interface StartedSync {
   syncRunId: Promise<string>;
   done: Promise<SyncResult>;
+  /** A light poll (docs/behaviour.md §8.7): a sync request waits for it, never joins it. */
+  isLightPoll?: boolean;
 }
 
 /** Options of a sync request. */
@@ -28,6 +30,8 @@ export interface SyncOptions {
    * does not sync a connection another replica has just synced).
    */
   shouldRun?: (connection: Connection) => boolean;
+  /** Run a light poll instead of a full sync (the scheduler, docs/behaviour.md §8.7). */
+  lightPoll?: boolean;
 }
 
 /** The lease this replica holds, as the run needs it. */
@@ -39,7 +43,7 @@ export interface HeldLease {
 }
 
 /** Keeps the lease alive while the sync runs; stops the sync when the lease is lost. */
-function startHeartbeat(
+export function startHeartbeat(
   services: AppServices,
   lease: HeldLease,
   connectionId: string,
@@ -87,8 +91,11 @@ export function runUnderLease(
   });
   const stopHeartbeat = startHeartbeat(services, lease, id, controller);
   const startedAt = performance.now();
+  const correlationId = randomUUID();
+  // At info a sync writes two lines, its start and its end with counts; its failed hypervisor
+  // calls add theirs, the successful ones only at debug (docs/operations.md, "Log levels").
+  const logger = services.logger.child({ connectionId: id, correlationId });
   const done = (async () => {
-    const correlationId = randomUUID();
     const tracer = services.tracing?.tracer;
     const span = tracer
       ? startSyncSpan(tracer, {
@@ -103,6 +110,15 @@ export function runUnderLease(
     const emit = (event: SyncProgressEvent) => {
       if (event.type === "started") {
         runId = event.syncRunId;
+        logger.info(
+          {
+            syncRunId: runId,
+            source: connection.kind,
+            trigger: options.trigger,
+            dryRun: options.dryRun ?? false,
+          },
+          "Sync started",
+        );
         announce(runId);
         span?.setRunId(runId);
         recordLeaseRun(prisma, id, lease.holder, runId).catch((error: unknown) =>
@@ -152,10 +168,21 @@ export function runUnderLease(
   })()
     .then((result) => {
       const source = connection.kind;
-      metrics.syncDuration.observe(
-        { source, outcome: result.outcome },
-        (performance.now() - startedAt) / 1000,
-      );
+      const seconds = (performance.now() - startedAt) / 1000;
+      const isFailed = result.outcome === "FAILED" || result.outcome === "CANCELLED";
+      const ended = {
+        syncRunId: result.syncRunId,
+        outcome: result.outcome,
+        counts: result.counts,
+        durationMs: Math.round(seconds * 1000),
+      };
+      if (isFailed) {
+        logger.warn(
+          { ...ended, errorClass: result.errorClass, message: result.message },
+          "Sync finished",
+        );
+      } else logger.info(ended, "Sync finished");
+      metrics.syncDuration.observe({ source, outcome: result.outcome }, seconds);
       metrics.syncRuns.inc({ source, outcome: result.outcome, trigger: options.trigger });
       if (result.guardFired) metrics.guardActivations.inc({ source });
       return result;

@@ -4,8 +4,10 @@
 // connection due on several of them is synced once.
 import type { AppServices } from "../context.ts";
 import { ShuttingDownError } from "../errors.ts";
+import { connectionSettings } from "../sources/connection-settings.ts";
+import { driverFor } from "../sources/registry.ts";
 import { trySyncConnection } from "./coordinator.ts";
-import { dueAt, isDue, type Schedulable } from "./due.ts";
+import { dueAt, isDue, isLightPollDue, type Schedulable } from "./due.ts";
 
 /** Options of {@link createScheduler}. */
 export interface SchedulerOptions {
@@ -33,10 +35,18 @@ export interface Scheduler {
 
 interface Entry extends Schedulable {
   id: string;
+  /** 0 when the connection is not polled (off, or its kind has no light poll). */
+  lightPollSeconds: number;
+  lastLightPollAt: Date | null;
   firstSeenAt: number;
   jitterMs: number;
   /** Someone else holds the lease: do not ask again before this instant. */
   heldUntil: number;
+}
+
+function latest(a: Date | null, b: Date | null): Date | null {
+  if (!a || !b) return a ?? b;
+  return a > b ? a : b;
 }
 
 /** Creates (and by default starts) the scheduler of this process. */
@@ -58,11 +68,21 @@ export function createScheduler(services: AppServices, options: SchedulerOptions
   async function refresh(at: number) {
     const rows = await services.prisma.connection.findMany({
       where: { isActive: true },
-      select: { id: true, syncIntervalSeconds: true, lastSyncAt: true },
+      select: {
+        id: true,
+        kind: true,
+        settings: true,
+        syncIntervalSeconds: true,
+        lastSyncAt: true,
+        lastLightPollAt: true,
+      },
     });
     const seen = new Set<string>();
-    for (const row of rows) {
+    for (const { kind, settings, ...row } of rows) {
       seen.add(row.id);
+      const lightPollSeconds = driverFor(kind)?.hasLightPoll
+        ? connectionSettings({ kind, settings }).lightPollSeconds
+        : 0;
       const old = entries.get(row.id);
       const isSameSync =
         old &&
@@ -70,6 +90,9 @@ export function createScheduler(services: AppServices, options: SchedulerOptions
         old.syncIntervalSeconds === row.syncIntervalSeconds;
       entries.set(row.id, {
         ...row,
+        lightPollSeconds,
+        // A poll this process ran since the last read is newer than the row it read.
+        lastLightPollAt: latest(old?.lastLightPollAt ?? null, row.lastLightPollAt),
         firstSeenAt: old?.firstSeenAt ?? at,
         // A new jitter per sync cycle, so two connections are not tied together for ever.
         jitterMs: old && isSameSync ? old.jitterMs : drawJitter(row.syncIntervalSeconds),
@@ -80,10 +103,42 @@ export function createScheduler(services: AppServices, options: SchedulerOptions
     lastRefresh = at;
   }
 
+  async function pollIfDue(entry: Entry, at: Date) {
+    // The first sync of a connection is a full one: a poll has nothing to compare with before it.
+    if (!entry.lastSyncAt || !isLightPollDue(entry, at)) return;
+    const attempt = await trySyncConnection(services, entry.id, {
+      trigger: "SCHEDULE",
+      lightPoll: true,
+      // TRAP: docs/behaviour.md §8.7 — judged again under the lease, on the row every replica
+      // shares: a replica that polled it a moment ago makes this one skip.
+      shouldRun: (connection) =>
+        connection.isActive &&
+        !isDue(connection, services.syncs.now()) &&
+        isLightPollDue(
+          { ...connection, lightPollSeconds: entry.lightPollSeconds },
+          services.syncs.now(),
+        ),
+    });
+    if (attempt.kind === "held") {
+      entry.lastLightPollAt = at;
+    } else if (attempt.kind === "skipped") {
+      lastRefresh = Number.NEGATIVE_INFINITY;
+    } else {
+      const done = attempt.sync.done.then(
+        () => {
+          entry.lastLightPollAt = services.syncs.now();
+        },
+        () => {},
+      );
+      started.add(done);
+      void done.finally(() => started.delete(done));
+    }
+  }
+
   async function startIfDue(entry: Entry, at: Date) {
     if (services.syncs.isSyncingHere(entry.id)) return;
     if (at.getTime() < entry.heldUntil) return;
-    if (at.getTime() < dueAt(entry, entry.jitterMs, entry.firstSeenAt)) return;
+    if (at.getTime() < dueAt(entry, entry.jitterMs, entry.firstSeenAt)) return pollIfDue(entry, at);
     const attempt = await trySyncConnection(services, entry.id, {
       trigger: "SCHEDULE",
       // TRAP: docs/behaviour.md §8 — judged again on the row read under the lease: another replica may have
@@ -97,7 +152,11 @@ export function createScheduler(services: AppServices, options: SchedulerOptions
     } else {
       const done = attempt.sync.done.then(
         (result) => {
-          if (result.outcome !== "CANCELLED") entry.lastSyncAt = services.syncs.now();
+          if (result.outcome !== "CANCELLED") {
+            entry.lastSyncAt = services.syncs.now();
+            // A full sync saw everything a poll would: the next poll is an interval after it.
+            entry.lastLightPollAt = entry.lastSyncAt;
+          }
           entry.jitterMs = drawJitter(entry.syncIntervalSeconds);
         },
         () => {},

@@ -14,7 +14,8 @@ export interface CallTarget {
 
 /**
  * Wraps a call logger so each call it logs also becomes a client span under `parent` (the sync's
- * span). The entry still reaches `logger` unchanged.
+ * span). The entry still reaches `logger` unchanged. It takes successful calls (debug) whatever
+ * `logger` keeps: every call needs its span.
  */
 export function traceHypervisorCalls(
   logger: HyperLogger,
@@ -27,6 +28,10 @@ export function traceHypervisorCalls(
     if (entry.msg === CALL || entry.msg === REFUSED) recordCall(tracer, parent, server, entry);
   };
   return {
+    debug(entry) {
+      record(entry);
+      logger.debug?.(entry);
+    },
     info(entry) {
       record(entry);
       logger.info(entry);

@@ -79,6 +79,8 @@ export interface TestAppOptions {
   lasting?: LastingDatabase;
   /** Webhook delivery timings (retries in milliseconds, a fixed jitter draw). */
   webhooks?: ServiceOptions["webhooks"];
+  /** The server's log level (default debug: every line a test might look for). */
+  logLevel?: "debug" | "info";
 }
 
 /**
@@ -117,7 +119,7 @@ function testDependencies(options: TestAppOptions) {
   };
   return {
     logLines,
-    logger: createLogger("debug", (line) => logLines.push(line)),
+    logger: createLogger(options.logLevel ?? "debug", (line) => logLines.push(line)),
     serviceOptions,
     database,
   };

@@ -16,6 +16,9 @@ export const ConnectionFields = graphql(`
     isProvider
     isActive
     syncIntervalSeconds
+    maxConcurrentRequests
+    maxRequestsPerNode
+    lightPollSeconds
     lastSyncAt
     lastSuccessAt
     lastSyncOutcome

@@ -16,6 +16,7 @@ import {
   type DraftProblems,
   inputFromDraft,
   keepsStoredSecret,
+  REQUEST_LIMIT_FIELDS,
   validateDraft,
 } from "./connection-validation.ts";
 import { FormField } from "./form-field.tsx";
@@ -59,10 +60,29 @@ const SAVE_CONNECTION = {
   ),
 } as const;
 
-const SHOWN_FIELDS = ["name", "url", "username", "tokenId", "secret", "caPem"];
+const SHOWN_FIELDS = [
+  "name",
+  "url",
+  "username",
+  "tokenId",
+  "secret",
+  "caPem",
+  ...REQUEST_LIMIT_FIELDS,
+  "lightPollSeconds",
+];
+
+/** The light-poll interval a new connection starts with (the server's default). */
+const DEFAULT_LIGHT_POLL_SECONDS = 15;
 
 function draftOf(kind: ConnectionKind, connection: Connection | undefined): ConnectionDraft {
+  // A new Proxmox connection shows the defaults the server applies (docs/behaviour.md §3.7).
+  const limits = {
+    maxConcurrentRequests: String(connection?.maxConcurrentRequests ?? 16),
+    maxRequestsPerNode: String(connection?.maxRequestsPerNode ?? 2),
+  };
   return {
+    ...limits,
+    loadedLimits: limits,
     id: connection?.id,
     kind,
     name: connection?.name ?? "",
@@ -74,6 +94,7 @@ function draftOf(kind: ConnectionKind, connection: Connection | undefined): Conn
     verifyTls: connection?.verifyTls ?? true,
     isProvider: connection?.isProvider ?? false,
     isActive: connection?.isActive ?? true,
+    lightPollSeconds: String(connection?.lightPollSeconds ?? DEFAULT_LIGHT_POLL_SECONDS),
     storedSecretFor: connection?.hasSecret
       ? {
           url: connection.url ?? "",
@@ -120,7 +141,13 @@ export function ConnectionForm(props: {
     setServerProblems(({ [field]: _, ...rest }) => rest);
   };
   const text = (
-    field: "name" | "url" | "username" | "tokenId",
+    field:
+      | "name"
+      | "url"
+      | "username"
+      | "tokenId"
+      | "lightPollSeconds"
+      | (typeof REQUEST_LIMIT_FIELDS)[number],
     label: string,
     hint?: string,
     placeholder?: string,
@@ -142,7 +169,14 @@ export function ConnectionForm(props: {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setTouched({ name: true, url: true, username: true, secret: true });
+    setTouched({
+      name: true,
+      url: true,
+      username: true,
+      secret: true,
+      maxConcurrentRequests: true,
+      maxRequestsPerNode: true,
+    });
     if (Object.keys(own).length > 0) return;
     setSaving(true);
     // Without any group to choose there is nothing to set: the connection's groups stay.
@@ -231,6 +265,18 @@ export function ConnectionForm(props: {
           />
         )}
       </FormField>
+      {props.kind === "PROXMOX" &&
+        text(
+          "maxConcurrentRequests",
+          t("settings.field.maxConcurrentRequests"),
+          t("settings.hint.maxConcurrentRequests"),
+        )}
+      {props.kind === "PROXMOX" &&
+        text(
+          "maxRequestsPerNode",
+          t("settings.field.maxRequestsPerNode"),
+          t("settings.hint.maxRequestsPerNode"),
+        )}
       <label className="check">
         <input
           type="checkbox"
@@ -248,6 +294,11 @@ export function ConnectionForm(props: {
           />{" "}
           {t("settings.field.isProvider")}
         </label>
+      )}
+      {text(
+        "lightPollSeconds",
+        t("settings.field.lightPollSeconds"),
+        t("settings.hint.lightPollSeconds"),
       )}
       <label className="check">
         <input

@@ -17,6 +17,10 @@ const draft: ConnectionDraft = {
   verifyTls: true,
   isProvider: false,
   isActive: true,
+  maxConcurrentRequests: "16",
+  maxRequestsPerNode: "2",
+  loadedLimits: { maxConcurrentRequests: "16", maxRequestsPerNode: "2" },
+  lightPollSeconds: "15",
   storedSecretFor: null,
 };
 const stored = {
@@ -34,6 +38,17 @@ describe("validateDraft", () => {
     expect(validateDraft(draft)).toEqual({});
   });
 
+  it("takes a light-poll interval of 0 (off) or 5–3600 whole seconds (docs/behaviour.md §8.7)", () => {
+    for (const ok of ["0", "5", "15", "3600"]) {
+      expect(validateDraft({ ...draft, lightPollSeconds: ok }).lightPollSeconds).toBeUndefined();
+    }
+    for (const bad of ["", "4", "3601", "1.5", "-1", "abc"]) {
+      expect(validateDraft({ ...draft, lightPollSeconds: bad }).lightPollSeconds).toBe(
+        "settings.problem.lightPollSeconds",
+      );
+    }
+  });
+
   it("refuses plain http inline", () => {
     expect(validateDraft({ ...draft, url: "http://pve.example:8006" }).url).toBe(
       "settings.problem.httpsOnly",
@@ -49,6 +64,28 @@ describe("validateDraft", () => {
       "settings.problem.vcdUserOrg",
     );
     expect(validateDraft({ ...vcd, username: "admin@acme" }).username).toBeUndefined();
+  });
+
+  it("wants the Proxmox request limits as whole numbers from 1 to 16", () => {
+    for (const bad of ["0", "17", "2.5", "", "x"]) {
+      expect(validateDraft({ ...draft, maxRequestsPerNode: bad }).maxRequestsPerNode, bad).toBe(
+        "settings.problem.requestLimit",
+      );
+      expect(validateDraft({ ...draft, maxConcurrentRequests: bad }).maxConcurrentRequests).toBe(
+        "settings.problem.requestLimit",
+      );
+    }
+    expect(validateDraft({ ...draft, maxConcurrentRequests: " 8 " })).toEqual({});
+    // Director and vCenter have no such fields in the form.
+    expect(validateDraft({ ...draft, kind: "VCENTER", maxRequestsPerNode: "" })).toEqual({});
+  });
+
+  it("sends a request limit only when it was changed, so a default is not stored as set", () => {
+    expect(inputFromDraft(draft)).not.toHaveProperty("maxConcurrentRequests");
+    expect(inputFromDraft(draft)).not.toHaveProperty("maxRequestsPerNode");
+    const changed = inputFromDraft({ ...draft, maxRequestsPerNode: "3" });
+    expect(changed).toMatchObject({ maxRequestsPerNode: 3 });
+    expect(changed).not.toHaveProperty("maxConcurrentRequests");
   });
 
   it("needs a secret on the first save but not when one is stored", () => {
@@ -153,5 +190,7 @@ describe("inputFromDraft", () => {
     expect(inputFromDraft(draft)).toHaveProperty("tokenId", "inventory");
     expect(inputFromDraft({ ...draft, kind: "VCD" })).not.toHaveProperty("tokenId");
     expect(inputFromDraft({ ...draft, kind: "VCD" })).toHaveProperty("isProvider", false);
+    expect(inputFromDraft(draft)).toHaveProperty("lightPollSeconds", 15);
+    expect(inputFromDraft({ ...draft, kind: "VCD" })).toHaveProperty("lightPollSeconds", 15);
   });
 });

@@ -28,8 +28,31 @@ export interface ConnectionDraft {
   verifyTls: boolean;
   isProvider: boolean;
   isActive: boolean;
+  /** Proxmox: requests at once per connection, as typed (docs/behaviour.md §3.7). */
+  maxConcurrentRequests: string;
+  /** Proxmox: requests at once per node, as typed. */
+  maxRequestsPerNode: string;
+  /** The limits as loaded: only a changed one is sent, so a default is never stored as set. */
+  loadedLimits: RequestLimitsDraft;
+  /** Seconds between light polls, as typed (docs/behaviour.md §8.7). */
+  lightPollSeconds: string;
   /** The target the stored secret was entered for; null when no secret is stored. */
   storedSecretFor: SecretTargetDraft | null;
+}
+
+/** The request limits of a Proxmox connection, as typed. */
+export type RequestLimitsDraft = Pick<ConnectionDraft, RequestLimitField>;
+type RequestLimitField = "maxConcurrentRequests" | "maxRequestsPerNode";
+/** The Proxmox request limits, as form fields. */
+export const REQUEST_LIMIT_FIELDS: readonly RequestLimitField[] = [
+  "maxConcurrentRequests",
+  "maxRequestsPerNode",
+];
+
+/** A limit is a whole number from 1 to 16, as the server checks. */
+function isRequestLimit(typed: string): boolean {
+  const text = typed.trim();
+  return /^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 16;
 }
 
 /** Problems by field: message keys from the form's own checks. */
@@ -57,12 +80,27 @@ export function validateDraft(draft: ConnectionDraft): DraftProblems {
     problems.username = "settings.problem.vcdUserOrg";
   else if (draft.kind === "PROXMOX" && !/^[^@\s]+@[^@\s!]+$/.test(username))
     problems.username = "settings.problem.pveUserRealm";
+  if (draft.kind === "PROXMOX") {
+    for (const field of REQUEST_LIMIT_FIELDS) {
+      if (!isRequestLimit(draft[field])) problems[field] = "settings.problem.requestLimit";
+    }
+  }
+  if (!isLightPollSeconds(draft.lightPollSeconds)) {
+    problems.lightPollSeconds = "settings.problem.lightPollSeconds";
+  }
   if (!draft.secret && !keepsStoredSecret(draft)) {
     problems.secret = draft.storedSecretFor
       ? "settings.problem.secretAgain"
       : "settings.problem.secretFirst";
   }
   return problems;
+}
+
+/** 0 (off) or a whole number of seconds from 5 to 3600, as the server accepts. */
+function isLightPollSeconds(typed: string): boolean {
+  if (!/^\d+$/.test(typed.trim())) return false;
+  const seconds = Number(typed);
+  return seconds === 0 || (seconds >= 5 && seconds <= 3600);
 }
 
 const targetOf = (draft: SecretTargetDraft): SecretTargetDraft => ({
@@ -113,6 +151,9 @@ export interface ConnectionInput {
   isActive: boolean;
   tokenId?: string | null;
   isProvider?: boolean;
+  maxConcurrentRequests?: number;
+  maxRequestsPerNode?: number;
+  lightPollSeconds: number;
 }
 
 /** The mutation input for a draft. A blank secret on an edit keeps the stored one. */
@@ -124,10 +165,17 @@ export function inputFromDraft(draft: ConnectionDraft): ConnectionInput {
     caPem: draft.caPem.trim() || null,
     verifyTls: draft.verifyTls,
     isActive: draft.isActive,
+    lightPollSeconds: Number(draft.lightPollSeconds.trim()),
   };
   if (draft.id) input.id = draft.id;
   if (draft.secret) input.secret = draft.secret;
-  if (draft.kind === "PROXMOX") input.tokenId = draft.tokenId.trim() || null;
+  if (draft.kind === "PROXMOX") {
+    input.tokenId = draft.tokenId.trim() || null;
+    for (const field of REQUEST_LIMIT_FIELDS) {
+      const typed = draft[field].trim();
+      if (typed !== draft.loadedLimits[field].trim()) input[field] = Number(typed);
+    }
+  }
   if (draft.kind === "VCD") input.isProvider = draft.isProvider;
   return input;
 }

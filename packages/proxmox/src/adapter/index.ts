@@ -1,5 +1,5 @@
 export { PROXMOX_FIELD_SOURCES } from "./field-sources.ts";
-
+export { listProxmoxGuests, readProxmoxGuests } from "./list-guests.ts";
 export { agentReportedAddresses, type GuestPlace, mapLxcGuest, mapQemuGuest } from "./map-guest.ts";
 export {
   agentPrivilege,

@@ -32,7 +32,8 @@ const MIB = 1024 * 1024;
 // Never stored, even masked: cloud-init passwords and the like.
 const UNSAFE_CONFIG_KEYS = /pass|secret|token|key$/i;
 
-function powerState(status: string): NeutralPowerState {
+/** The neutral power state of a Proxmox status ("running", "stopped"…). */
+export function powerState(status: string): NeutralPowerState {
   switch (status) {
     case "running":
       return "RUNNING";
@@ -62,10 +63,12 @@ function sum(disks: readonly NeutralDisk[]): number | undefined {
   return sizes.length ? sizes.reduce((a, b) => a + b, 0) : undefined;
 }
 
+const isScalar = (value: unknown) =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+
 function safeRaw(raw: Record<string, unknown>): JsonObject {
   const entries = Object.entries(raw).filter(
-    ([key, value]) =>
-      !UNSAFE_CONFIG_KEYS.test(key) && ["string", "number", "boolean"].includes(typeof value),
+    ([key, value]) => isScalar(value) && !UNSAFE_CONFIG_KEYS.test(key),
   );
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))) as {
     [key: string]: JsonValue;

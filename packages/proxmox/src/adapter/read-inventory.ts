@@ -1,15 +1,16 @@
 // Reads a whole Proxmox VE cluster into a neutral snapshot (docs/behaviour.md §3, steps 1–4). Lists that fail
-// are reported as failed, never as empty; offline nodes as offline. Requests are issued together
-// and throttled by hyper-http's per-connection limit, so the pipeline stays full.
+// are reported as failed, never as empty; offline nodes as offline. Guests are read node by node
+// in turn, as many at once as the client's per-node and per-connection limits allow
+// (docs/behaviour.md §3.7, §3.8), so the pipeline stays full and no node waits behind another.
 
 import type { ListRead, NeutralNode, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
-import { errorMessage, mapWithLimit } from "@hyperlens/shared";
+import { errorMessage, mapFairly } from "@hyperlens/shared";
 import type { ProxmoxClient } from "../client.ts";
 import type { ProxmoxGuestSummary } from "../parse/guest-list.ts";
 import type { ProxmoxNode } from "../parse/nodes.ts";
-import type { ProxmoxVersion } from "../parse/version.ts";
-import { type GuestPlace, mapLxcGuest, mapQemuGuest } from "./map-guest.ts";
+import type { GuestPlace } from "./map-guest.ts";
 import { agentPrivilege } from "./privileges.ts";
+import { createGuestReader } from "./read-guest.ts";
 
 /** Progress of a read, for live sync progress. */
 export type ReadProgress =
@@ -18,7 +19,7 @@ export type ReadProgress =
 
 export interface ReadOptions {
   onProgress?: (event: ReadProgress) => void;
-  /** Guests read at once; hyper-http still caps requests per connection. */
+  /** Guests read at once (default: the client's per-connection limit); capped by it. */
   parallelGuests?: number;
   signal?: AbortSignal;
 }
@@ -28,12 +29,6 @@ const GUEST_TYPES = ["qemu", "lxc"] as const;
 /** The list key of a node's guests of one type: "pve1/qemu". */
 export function listKey(node: string, type: "qemu" | "lxc"): string {
   return `${node}/${type}`;
-}
-
-/** `/lxc/{vmid}/interfaces` exists from Proxmox VE 8.1; unknown versions are asked. */
-function offersLxcInterfaces(version: ProxmoxVersion | null): boolean {
-  if (version?.major == null || version.minor == null) return true;
-  return version.major > 8 || (version.major === 8 && version.minor >= 1);
 }
 
 function toNeutralNode(node: ProxmoxNode, clusterName: string | null): NeutralNode {
@@ -112,46 +107,28 @@ export async function readProxmoxInventory(
 
   const total = pending.reduce((n, list) => n + list.guests.length, 0);
   let done = 0;
-  let lxcInterfacesOffered = offersLxcInterfaces(version);
+  const read = createGuestReader(client, version);
   const readGuest = async (list: Pending, guest: ProxmoxGuestSummary): Promise<NeutralVm> => {
-    options.signal?.throwIfAborted();
-    const isRunning = guest.status === "running";
-    let vm: NeutralVm;
-    if (list.type === "qemu") {
-      const config = await client.qemuConfig(list.place.node, guest.vmid);
-      const agent =
-        isRunning && config.isAgentEnabled
-          ? await client.qemuAgentInterfaces(list.place.node, guest.vmid)
-          : undefined;
-      // Only an agent that just answered is asked more: a silent one costs a 3 s ping per call.
-      const identity =
-        agent?.kind === "ok"
-          ? await client.qemuAgentIdentity(list.place.node, guest.vmid)
-          : undefined;
-      vm = mapQemuGuest(guest, config, agent, list.place, identity);
-    } else {
-      const config = await client.lxcConfig(list.place.node, guest.vmid);
-      let live: Awaited<ReturnType<ProxmoxClient["lxcInterfaces"]>> | undefined;
-      if (isRunning) {
-        // Known not offered: said so without asking (docs/behaviour.md §10.11).
-        live = lxcInterfacesOffered
-          ? await client.lxcInterfaces(list.place.node, guest.vmid)
-          : { kind: "not-offered" };
-        if (live.kind === "not-offered") lxcInterfacesOffered = false;
-      }
-      vm = mapLxcGuest(guest, config, live, list.place);
-    }
+    const vm = await read(list.place, guest, options.signal);
     done++;
     if (done % 100 === 0 || done === total) emit({ type: "guests", done, total });
     return vm;
   };
 
-  // One pool over every guest of every list keeps the pipeline full across list boundaries.
+  // One pool over every guest of every list keeps the pipeline full across list boundaries; a
+  // guest's reads go one after another, so guests in flight per node are requests per node.
   const work = pending.flatMap((list) => list.guests.map((guest) => ({ list, guest })));
   const failures = new Map<string, string>();
-  const results = await mapWithLimit(
+  const { perConnection, perNode } = client.limits;
+  const results = await mapFairly(
     work,
-    options.parallelGuests ?? 16,
+    {
+      // TRAP: docs/behaviour.md §3.8 — one pool in list order kept every slot on the biggest
+      // node, waiting for its 2 workers, while the other nodes' workers stood idle.
+      groupOf: ({ list }) => list.place.node,
+      perGroup: perNode,
+      limit: Math.min(options.parallelGuests ?? perConnection, perConnection),
+    },
     async ({ list, guest }) => {
       if (failures.has(list.key)) return undefined;
       try {

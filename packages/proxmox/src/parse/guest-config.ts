@@ -100,17 +100,19 @@ export function parseLxcConfig(body: unknown, call = "GET lxc config"): LxcConfi
   };
 }
 
-// Config keys come in hash order; sort so net2 follows net1 and rootfs precedes mp0.
+// Config keys come in hash order; sort so net2 follows net1 and rootfs precedes mp0. Each key is
+// ranked once (not in every comparison): configs are sorted for every guest of every sync.
 function sortedEntries(raw: Record<string, unknown>): [string, unknown][] {
-  const rank = (key: string) => {
+  const ranked = Object.entries(raw).map((entry) => {
+    const key = entry[0];
     const match = /^([a-z]+)(\d+)$/.exec(key);
-    return match ? [match[1] ?? key, Number(match[2])] : [key === "rootfs" ? "mp" : key, -1];
-  };
-  return Object.entries(raw).sort(([a], [b]) => {
-    const [pa, na] = rank(a);
-    const [pb, nb] = rank(b);
-    return pa === pb ? Number(na) - Number(nb) : String(pa).localeCompare(String(pb));
+    const prefix = match ? (match[1] ?? key) : key === "rootfs" ? "mp" : key;
+    return { entry, prefix, index: match ? Number(match[2]) : -1 };
   });
+  ranked.sort((a, b) =>
+    a.prefix === b.prefix ? a.index - b.index : a.prefix.localeCompare(b.prefix),
+  );
+  return ranked.map((r) => r.entry);
 }
 
 function text(value: unknown): string | null {

@@ -25,6 +25,7 @@ export {
   type TransportResponse,
 } from "./in-process-vcenter.ts";
 export { type InstrumentOptions, instrumented, type StandinInstruments } from "./instruments.ts";
+export { type NodeLoad, NodeWorkers, PVEPROXY_WORKERS, requestNode } from "./node-workers.ts";
 export { pathsByRoute, type RequestLogEntry, StandinStats } from "./request-log.ts";
 export {
   createProxmoxStandin,

@@ -18,13 +18,24 @@ import {
   type VcenterStandinOptions as PlainVcenterStandinOptions,
 } from "../vcenter/server.ts";
 import { type InstrumentOptions, instrumented, type StandinInstruments } from "./instruments.ts";
+import { NodeWorkers, PVEPROXY_WORKERS } from "./node-workers.ts";
 
 /** A running stand-in of any API, with its instruments. */
 export interface HttpsStandin extends PlainHttpsStandin, StandinInstruments {}
 
-export interface ProxmoxStandinOptions extends PlainProxmoxStandinOptions, InstrumentOptions {}
-/** A Proxmox VE stand-in; fault switch paths are relative to `/api2/json`. */
-export interface ProxmoxStandin extends PlainProxmoxStandin, StandinInstruments {}
+export interface ProxmoxStandinOptions extends PlainProxmoxStandinOptions, InstrumentOptions {
+  /** pveproxy workers per node (default 3): more requests for one node queue behind them. */
+  workersPerNode?: number;
+}
+/**
+ * A Proxmox VE stand-in whose nodes each serve with their own pveproxy workers (the latency is
+ * spent on one); fault switch paths are relative to `/api2/json`. `nodeWorkers` counts a request
+ * from its arrival; the request log and `stats` once a worker serves it.
+ */
+export interface ProxmoxStandin extends PlainProxmoxStandin, StandinInstruments {
+  /** The nodes' worker pools, with the most requests each node had in flight at once. */
+  nodeWorkers: NodeWorkers;
+}
 
 export interface VcdStandinOptions extends PlainVcdStandinOptions, InstrumentOptions {}
 /** A Cloud Director stand-in; fault switch paths are absolute (`/api/query`, `/cloudapi/…`). */
@@ -34,9 +45,21 @@ export interface VcenterStandinOptions extends PlainVcenterStandinOptions, Instr
 /** A vCenter stand-in; fault switch paths are absolute (`/api/vcenter/vm`, `/api/session`). */
 export interface VcenterStandin extends PlainVcenterStandin, StandinInstruments {}
 
-/** Start a Proxmox VE stand-in with its instruments. */
-export function createProxmoxStandin(options: ProxmoxStandinOptions = {}): Promise<ProxmoxStandin> {
-  return withInstruments(createPlainProxmoxStandin, options, API_BASE);
+/** Start a Proxmox VE stand-in with its instruments and a worker pool per node. */
+export async function createProxmoxStandin(
+  options: ProxmoxStandinOptions = {},
+): Promise<ProxmoxStandin> {
+  const nodeWorkers = new NodeWorkers(options.workersPerNode ?? PVEPROXY_WORKERS);
+  const standin = await withInstruments(
+    (plain: PlainProxmoxStandinOptions) =>
+      createPlainProxmoxStandin({
+        ...plain,
+        ...(plain.intercept ? { intercept: nodeWorkers.interceptor(plain.intercept) } : {}),
+      }),
+    options,
+    API_BASE,
+  );
+  return Object.assign(standin, { nodeWorkers });
 }
 
 /** Start a Cloud Director stand-in with its instruments. */

@@ -1,4 +1,5 @@
 export { VCD_FIELD_SOURCES } from "./field-sources.ts";
+export { createVcdLightPoll, type VcdLightPoll } from "./light-poll.ts";
 export { mapEdgeGateway, mapEdgeGatewayRecord } from "./map-edge-gateway.ts";
 export {
   mapVcdVm,

@@ -1,4 +1,5 @@
 export { VCENTER_FIELD_SOURCES } from "./field-sources.ts";
+export { createVcenterLightPoll, type VcenterLightPoll } from "./light-poll.ts";
 export {
   datastoreOf,
   mapVcenterVm,

@@ -3,10 +3,10 @@
 
 import type { ListRead, NeutralNode, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
 import { errorMessage, mapWithLimit } from "@hyperlens/shared";
-import type { GuestInterfacesOutcome, VcenterClient } from "../client.ts";
+import type { VcenterClient } from "../client.ts";
 import type { VcenterHostSummary } from "../parse/inventory-lists.ts";
 import type { Placement } from "../placement.ts";
-import { mapVcenterVm, type VcenterVmPlace } from "./map-vm.ts";
+import { placeOf, readVcenterVm } from "./read-vm.ts";
 
 /** The key of vCenter's one VM list. */
 export const VCENTER_VM_LIST_KEY = "vms";
@@ -38,22 +38,6 @@ function toNode(host: VcenterHostSummary, placement: Placement): NeutralNode {
       datacenter: place?.datacenter?.name ?? null,
       cluster: place?.cluster?.cluster ?? null,
     },
-  };
-}
-
-function placeOf(
-  vm: string,
-  hostOf: Map<string, string>,
-  hostsById: Map<string, VcenterHostSummary>,
-  placement: Placement,
-): VcenterVmPlace {
-  const host = hostOf.get(vm) ?? null;
-  const place = host === null ? undefined : placement.hostPlace.get(host);
-  return {
-    host,
-    hostName: host === null ? null : (hostsById.get(host)?.name ?? null),
-    clusterName: place?.cluster?.name ?? null,
-    datacenterName: place?.datacenter?.name ?? null,
   };
 }
 
@@ -112,19 +96,13 @@ export async function readVcenterInventory(
       if (failure !== undefined) return undefined;
       options.signal?.throwIfAborted();
       try {
-        const info = await client.vmInfo(summary.vm);
-        // Guest data needs Tools, and Tools needs a running VM: a powered-off VM is not asked.
-        const guest: GuestInterfacesOutcome | undefined =
-          info.powerState === "POWERED_ON" ? await client.guestInterfaces(summary.vm) : undefined;
-        // Only Tools that just answered are asked more: a 503 costs a round trip each.
-        const identity = guest?.kind === "ok" ? await client.guestIdentity(summary.vm) : undefined;
+        const place = placeOf(summary.vm, listing.hostOf, hostsById, placement);
+        const vm = await readVcenterVm(client, summary, place);
         done++;
         if (done % 100 === 0 || done === listing.vms.length) {
           emit({ type: "vms", done, total: listing.vms.length });
         }
-        const place = placeOf(summary.vm, listing.hostOf, hostsById, placement);
-        const context = { serverName: client.serverName };
-        return mapVcenterVm(summary, info, guest, place, context, identity);
+        return vm;
       } catch (error) {
         if (options.signal?.aborted) throw error;
         // One VM whose details could not be read fails the whole list, as with the other sources:

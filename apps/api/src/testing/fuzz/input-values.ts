@@ -211,6 +211,14 @@ function intValue(field: string): fc.Arbitrary<number> {
       [1, 4, 16],
       [0, 17],
     ],
+    maxRequestsPerNode: [
+      [1, 2, 16],
+      [0, 17],
+    ],
+    lightPollSeconds: [
+      [0, 5, 15, 3600],
+      [-1, 4, 3601],
+    ],
   };
   const range = known[field];
   if (!range) return wild;
