@@ -5,6 +5,15 @@ import { settings } from "./settings.ts";
 import { benchSourceSync, type SyncScenario } from "./source-sync.ts";
 import { countRequests } from "./standin.ts";
 
+/** The GraphQL input of a connection to the Proxmox stand-in at `url`. */
+export const proxmoxStandinConnection = (url: string, caPem: string) => ({
+  url,
+  caPem,
+  username: "hyperlens@pve",
+  tokenId: "inventory",
+  secret: "5f0c8e4e-8f5b-4c1e-9a57-2d3b1f6c7a90",
+});
+
 /** Runs the Proxmox sync scenario. */
 export function benchProxmoxSync(): Promise<Figure[]> {
   const { proxmoxNodes: nodes, proxmoxGuests: guests, latencyMs } = settings;
@@ -19,13 +28,7 @@ export function proxmoxScenario(nodes: number, guests: number, latencyMs: number
     standin: { kind: "proxmox", nodes, guests, latencyMs },
     limits: { perConnection: 16, perNode: 2, nodes },
     speedUpTarget: 12,
-    connection: (url, caPem) => ({
-      url,
-      caPem,
-      username: "hyperlens@pve",
-      tokenId: "inventory",
-      secret: "5f0c8e4e-8f5b-4c1e-9a57-2d3b1f6c7a90",
-    }),
+    connection: proxmoxStandinConnection,
     describeRequests: (stats) => {
       const configs = countRequests(stats, (p) => p.endsWith("/config"));
       const agents = countRequests(stats, (p) => p.includes("/agent/"));

@@ -29,6 +29,7 @@ import {
 import { buildVmWhere, narrowsLiveGuests, VirtualMachineFilter } from "./virtual-machine-filter.ts";
 import { buildVmOrder, isNameOrder, VirtualMachineOrder } from "./virtual-machine-order.ts";
 import { CountAlongside, findVmPage, selectsField } from "./virtual-machine-page.ts";
+import { ListTotals } from "./virtual-machine-total.ts";
 
 /** The columns a guest's location is stored in; VmLocation is read from exactly these. */
 const LOCATION_SELECT = {
@@ -343,6 +344,7 @@ export const VcenterVmNode = builder.prismaNode("VirtualMachine", {
 });
 
 const counts = new CountAlongside();
+const totals = new ListTotals();
 
 builder.queryField("virtualMachines", (t) =>
   t.prismaConnection(
@@ -362,15 +364,15 @@ builder.queryField("virtualMachines", (t) =>
         // TRAP: docs/behaviour.md §7.9 — the page, its total, the CSV export and the Servers figures all read through this where.
         const where = { AND: [buildVmWhere(args.filter), visibleVms(ctx.viewer)] };
         if (selectsField(info, "totalCount")) {
-          counts.start(args, () => ctx.prisma.virtualMachine.count({ where }));
+          counts.start(args, () => totals.count(ctx.prisma, where));
         }
         const idsFirst = isNameOrder(args.orderBy) && narrowsLiveGuests(args.filter);
         return findVmPage(ctx.prisma, query, where, buildVmOrder(args.orderBy), idsFirst);
       },
       totalCount: (_parent, args, ctx) =>
         counts.take(args, () =>
-          ctx.prisma.virtualMachine.count({
-            where: { AND: [buildVmWhere(args.filter), visibleVms(ctx.viewer)] },
+          totals.count(ctx.prisma, {
+            AND: [buildVmWhere(args.filter), visibleVms(ctx.viewer)],
           }),
         ),
     },
