@@ -12,7 +12,7 @@ import { type HyperlensProcess, startHyperlens } from "./hyperlens-process.ts";
 import { measureListReadStrategies } from "./list-read-strategies.ts";
 import { proxmoxStandinConnection } from "./proxmox-sync.ts";
 import { settings } from "./settings.ts";
-import { runSync, saveConnection } from "./source-sync.ts";
+import { saveConnection, syncAndWait } from "./source-sync.ts";
 import { startStandin } from "./standin.ts";
 
 const ROLES = ["web", "api", "db", "cache", "k8s-worker", "ci", "mail", "vpn", "mon", "files"];
@@ -96,7 +96,7 @@ async function wavesDuringSync(call: GraphqlCall): Promise<{ times: number[]; sy
     );
     const started = performance.now();
     let isSyncing = true;
-    const sync = runSync(call, id).finally(() => {
+    const sync = syncAndWait(call, id).finally(() => {
       isSyncing = false;
     });
     // The waves slow the sync down as much as it slows them: enough samples, then the sync ends alone.
