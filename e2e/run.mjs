@@ -19,20 +19,25 @@ const build = spawnSync("npm", ["run", "build", "-w", "@hyperlens/web"], {
   stdio: ["ignore", "ignore", "inherit"],
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
+const files = [
+  "e2e/web.e2e.ts",
+  "e2e/sso.e2e.ts",
+  "e2e/ldap.e2e.ts",
+  "e2e/accounts.e2e.ts",
+  "e2e/webhooks.e2e.ts",
+  "e2e/address-rules.e2e.ts",
+  "e2e/graphiql.e2e.ts",
+];
+// `node e2e/run.mjs graphiql` runs only the files whose name holds one of the words given.
+const words = process.argv.slice(2);
+const chosen = words.length ? files.filter((file) => words.some((w) => file.includes(w))) : files;
+if (chosen.length === 0) {
+  console.error(`No browser test file matches ${words.join(", ")}: ${files.join(", ")}`);
+  process.exit(1);
+}
 const result = spawnSync(
   process.execPath,
-  [
-    "--import",
-    "tsx",
-    "--test",
-    "--test-concurrency=1",
-    path.join(root, "e2e/web.e2e.ts"),
-    path.join(root, "e2e/sso.e2e.ts"),
-    path.join(root, "e2e/ldap.e2e.ts"),
-    path.join(root, "e2e/accounts.e2e.ts"),
-    path.join(root, "e2e/webhooks.e2e.ts"),
-    path.join(root, "e2e/address-rules.e2e.ts"),
-  ],
+  ["--import", "tsx", "--test", "--test-concurrency=1", ...chosen.map((f) => path.join(root, f))],
   { cwd: root, stdio: "inherit" },
 );
 process.exit(result.status ?? 1);

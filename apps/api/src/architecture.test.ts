@@ -121,7 +121,7 @@ function resolveRelative(from: string, specifier: string): string | undefined {
 
 /**
  * Where a package's shipped code starts: its non-test `exports`, the server's two bundle entries
- * (scripts/bundle-options.mjs) and the web app's script tag (index.html).
+ * (scripts/bundle-options.mjs) and the web app's script tags (index.html, GraphiQL's page).
  */
 function entryPoints(dir: string): string[] {
   const base = path.join(root, dir);
@@ -133,7 +133,8 @@ function entryPoints(dir: string): string[] {
   const fromBuild = [...bundled.matchAll(/path\.join\(api, "(src\/[^"]+)"\)/g)].map(
     ([, file]) => file,
   );
-  const html = dir === "apps/web" ? readFileSync(path.join(base, "index.html"), "utf8") : "";
+  const pages = dir === "apps/web" ? ["index.html", "graphiql/index.html"] : [];
+  const html = pages.map((page) => readFileSync(path.join(base, page), "utf8")).join("\n");
   const fromHtml = [...html.matchAll(/<script type="module" src="\/([^"]+)"/g)].map(
     ([, file]) => file,
   );

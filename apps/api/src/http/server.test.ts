@@ -145,9 +145,13 @@ describe("the HTTP server in production", () => {
   });
   afterAll(async () => app?.close());
 
-  it("serves no GraphiQL", async () => {
-    const res = await fetch(`${app.url}/graphql`, { headers: { accept: "text/html" } });
-    expect(await res.text()).not.toMatch(/graphiql/i);
+  // docs/behaviour.md §11.3: GraphiQL is the web build's page (http/graphiql-page.test.ts).
+  it("serves no Yoga page that loads code from another origin on /graphql", async () => {
+    const res = await fetch(`${app.url}/graphql`, {
+      headers: { accept: "text/html" },
+      redirect: "manual",
+    });
+    expect(await res.text()).not.toMatch(/<script|https?:\/\//i);
   });
 });
 

@@ -1,4 +1,5 @@
-// The HTTP server: GraphQL (HTTP, SSE, WebSocket) on /graphql, health and readiness probes,
+// The HTTP server: GraphQL (HTTP, SSE, WebSocket) on /graphql (a browser opening it as a page is
+// sent to GraphiQL, a page of the web app), health and readiness probes,
 // Prometheus metrics, single sign-on redirects, the inventory exports (Ansible, Prometheus), and a
 // request-body cap applied before anything reads the body.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -10,6 +11,7 @@ import { BUILD_INFO } from "../version.ts";
 import { answerBackup, BACKUP_PATH } from "./backup-route.ts";
 import { clientAddressResolver } from "./client-address.ts";
 import { answerClientErrors } from "./client-errors.ts";
+import { GRAPHIQL_PATH, isGraphiqlPageRequest } from "./graphiql-route.ts";
 import { createInventoryRoutes } from "./inventory-routes.ts";
 import { REQUEST_LIMITS } from "./limits.ts";
 import { createOidcRoutes } from "./oidc-routes.ts";
@@ -97,6 +99,10 @@ export async function startServer(services: AppServices, config: Config): Promis
     if (path === BACKUP_PATH) return answerBackup(req, res, services);
     if (path?.startsWith("/auth/oidc/") && (await answerOidc(req, res, path))) return;
     if (path && (await answerInventory(req, res, path))) return;
+    if (path === yoga.graphqlEndpoint && serveWebApp && isGraphiqlPageRequest(req)) {
+      res.writeHead(302, { location: GRAPHIQL_PATH, "cache-control": "no-store" });
+      return res.end();
+    }
     if (path === yoga.graphqlEndpoint) {
       const problem = bodyProblem(req);
       if (problem) {

@@ -57,7 +57,8 @@ export function createGraphqlHandler(services: AppServices, config: Config) {
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: "/graphql",
-    graphiql: !config.isProduction,
+    // TRAP: docs/behaviour.md §11.3 — Yoga's GraphiQL loads from a CDN; ours is in the web build.
+    graphiql: false,
     landingPage: !config.isProduction,
     multipart: false,
     batching: false,
