@@ -10,6 +10,7 @@ import {
   ValidationErrorFields,
 } from "../graphql/validation-error.ts";
 import { t } from "../i18n/i18n.ts";
+import { addressHint, connectionExample } from "./connection-examples.ts";
 import { type Connection, ConnectionFields } from "./connection-fields.ts";
 import {
   type ConnectionDraft,
@@ -199,8 +200,8 @@ export function ConnectionForm(props: {
       {text(
         "url",
         t("settings.field.url"),
-        t("settings.hint.url"),
-        props.kind === "PROXMOX" ? "https://pve.example:8006" : "https://vcd.example",
+        addressHint(props.kind),
+        connectionExample(props.kind).url,
       )}
       {text(
         "username",
@@ -210,11 +211,7 @@ export function ConnectionForm(props: {
           : props.kind === "PROXMOX"
             ? t("settings.hint.pveUsername")
             : undefined,
-        props.kind === "VCD"
-          ? "hyperlens@acme"
-          : props.kind === "PROXMOX"
-            ? "hyperlens@pve"
-            : "hyperlens@vsphere.local",
+        connectionExample(props.kind).username,
       )}
       {props.kind === "PROXMOX" &&
         text("tokenId", t("settings.field.tokenId"), t("settings.hint.tokenId"))}
