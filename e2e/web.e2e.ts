@@ -320,6 +320,16 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await page.screenshot({ path: path.join(ARTIFACTS, "integrations.png"), fullPage: true });
   });
 
+  test("revoking a token asks “Yes, revoke”, not “Yes, delete”", async () => {
+    await page.goto(`${api.url}/tokens`);
+    const row = page.getByRole("row").filter({ hasText: "Revoke" }).first();
+    await row.getByRole("button", { name: "Revoke" }).click();
+    const question = row.getByRole("alertdialog");
+    assert.equal(await question.getByRole("button", { name: "Yes, delete" }).count(), 0);
+    await question.getByRole("button", { name: "Yes, revoke" }).click();
+    await row.getByText("revoked").waitFor();
+  });
+
   test("two-factor: enrol on the Tokens page, keep the recovery codes, sign in with one", async () => {
     await page.emulateMedia({ colorScheme: "light" });
     const tess = { username: "tess", password: "tess correct horse battery" };

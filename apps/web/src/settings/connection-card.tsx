@@ -102,6 +102,7 @@ export function ConnectionCard(props: {
           <ConfirmButton
             label={t("common.delete")}
             question={t("settings.deleteQuestion", { name: c.name })}
+            confirmLabel={t("common.confirmYes")}
             onConfirm={async () => {
               const result = await remove({ id: c.id });
               if (result.error) setProblem(result.error.message);
