@@ -2,7 +2,6 @@ import { useState } from "react";
 import { useMutation } from "urql";
 import { ConnectionRules } from "../address-rules/connection-rules.tsx";
 import { graphql, type ResultOf } from "../graphql/graphql.ts";
-import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { navigate } from "../shell/router.ts";
 import { failureText } from "../sync/failure-text.ts";
@@ -12,6 +11,7 @@ import { Badge } from "../ui/badge.tsx";
 import { ConfirmButton } from "../ui/confirm-button.tsx";
 import { outcomeTone } from "../ui/tone.ts";
 import type { Connection } from "./connection-fields.ts";
+import { connectionSummary } from "./connection-summary.ts";
 import { EdgeGateways } from "./edge-gateways.tsx";
 
 const TEST_CONNECTION = graphql(`
@@ -67,13 +67,7 @@ export function ConnectionCard(props: {
         {!c.isActive && <Badge tone="neutral">{t("settings.inactive")}</Badge>}
       </header>
       <p className="mono">{c.url}</p>
-      <p className="muted">
-        {c.username}
-        {c.tokenId ? `!${c.tokenId}` : ""} · {t("settings.lastSync")}:{" "}
-        {formatDateTime(locale, c.lastSyncAt)}
-        {c.consecutiveFailures > 0 &&
-          ` · ${t("settings.failures", { count: c.consecutiveFailures })}`}
-      </p>
+      <p className="muted">{connectionSummary(c, locale)}</p>
       {c.lastSyncMessage && <p>{c.lastSyncMessage}</p>}
       {c.privilegeWarning && <p className="tone-text-warn">{c.privilegeWarning}</p>}
       <div className="actions">
