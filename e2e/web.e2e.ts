@@ -105,6 +105,8 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
   test("the empty Servers page names the Sync button", async () => {
     await page.goto(`${api.url}/servers`);
     await page.getByText("Press “Sync” to read every connection").waitFor();
+    // No figures for an empty inventory: no row of zeros, no "0 byte".
+    assert.equal(await page.locator("table.figures").count(), 0);
   });
 
   test("a Proxmox connection with an http:// address is refused inline; https saves, and Test works", async () => {

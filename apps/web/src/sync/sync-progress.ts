@@ -170,6 +170,11 @@ export function progressTone(progress: ConnectionProgress): Tone {
   return tone;
 }
 
+/** True while any sync is starting or running (Sync is disabled meanwhile). */
+export function isAnyRunning(state: ProgressState): boolean {
+  return Object.values(state).some((p) => p.status === "running" || p.status === "starting");
+}
+
 /** True once every tracked sync has ended. */
 export function isSettled(state: ProgressState): boolean {
   const entries = Object.values(state);
