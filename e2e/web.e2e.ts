@@ -165,6 +165,8 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
       0,
       "a partial sync is never drawn green",
     );
+    const counted = ((await proxmox.textContent()) ?? "").match(/ seen\b/g) ?? [];
+    assert.equal(counted.length, 1, "the counts are shown once, not again in the server's message");
   });
 
   test("the table shows Proxmox guests and Director VMs with their Source and IPs", async () => {
