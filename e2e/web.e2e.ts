@@ -137,6 +137,20 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await card.getByRole("button", { name: "Test" }).click();
     await card.getByText("Connection works").waitFor();
 
+    // A saved edit leaves no Test result or error of before on the card or the form.
+    const edit = page.getByRole("form", { name: "Edit e2e Proxmox" });
+    await card.getByRole("button", { name: "Edit" }).click();
+    await edit.getByLabel("Token secret or password").fill("not-the-secret");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await edit.waitFor({ state: "detached" });
+    await card.getByRole("button", { name: "Test" }).click();
+    await card.getByText("Test failed").waitFor();
+    await card.getByRole("button", { name: "Edit" }).click();
+    await edit.getByLabel("Token secret or password").fill(DEFAULT_TOKEN.secret);
+    await edit.getByRole("button", { name: "Save" }).click();
+    await edit.waitFor({ state: "detached" });
+    assert.equal(await card.getByText("Test failed").count(), 0, "the old Test failure is gone");
+
     await card.getByRole("button", { name: "Delete" }).click();
     await card.getByRole("button", { name: "Yes, delete" }).click();
     await card.waitFor({ state: "detached" });

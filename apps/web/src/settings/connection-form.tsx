@@ -175,8 +175,8 @@ export function ConnectionForm(props: {
     setSaving(false);
     const outcome = result.data?.result;
     const found = problemsOfAnswer(result);
-    if (found) setServerProblems(problemsByField(found, SHOWN_FIELDS));
-    else if (outcome && "data" in outcome) props.onSaved(outcome.data);
+    setServerProblems(found ? problemsByField(found, SHOWN_FIELDS) : {});
+    if (!found && outcome && "data" in outcome) props.onSaved(outcome.data);
   };
 
   const kindLabel = t(`source.${props.kind}`);
