@@ -12,6 +12,7 @@ import { isAnyRunning } from "../sync/sync-progress.ts";
 import { COLUMNS, type ColumnId, readVisibleColumns, saveVisibleColumns } from "./columns.ts";
 import { emptyState } from "./empty-state.ts";
 import { downloadText, fetchCsv } from "./export-csv.ts";
+import { csvFileName } from "./servers-csv.ts";
 import { ServersToolbar } from "./servers-toolbar.tsx";
 import { SummaryHeader } from "./summary-header.tsx";
 import { useSummary } from "./use-summary.ts";
@@ -55,7 +56,7 @@ export function ServersPage(props: {
       const csv = await fetchCsv(client, query, (done, total) =>
         setExportStatus(t("servers.exporting", { done, total })),
       );
-      downloadText(`hyperlens-servers-${new Date().toISOString().slice(0, 10)}.csv`, csv);
+      downloadText(csvFileName(isFiltered(query.filter), new Date()), csv);
     } finally {
       setExportStatus(undefined);
     }
