@@ -1,10 +1,9 @@
 import { useState } from "react";
 import { useMutation } from "urql";
 import { ConnectionRules } from "../address-rules/connection-rules.tsx";
-import { graphql, type ResultOf } from "../graphql/graphql.ts";
+import { graphql } from "../graphql/graphql.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { navigate } from "../shell/router.ts";
-import { failureText } from "../sync/failure-text.ts";
 import { useSync } from "../sync/sync-context.tsx";
 import { SyncPanel } from "../sync/sync-panel.tsx";
 import { Badge } from "../ui/badge.tsx";
@@ -13,6 +12,7 @@ import { outcomeTone } from "../ui/tone.ts";
 import type { Connection } from "./connection-fields.ts";
 import { connectionSummary } from "./connection-summary.ts";
 import { EdgeGateways } from "./edge-gateways.tsx";
+import { TestOutcome, type TestOutcomeState } from "./test-outcome.tsx";
 
 const TEST_CONNECTION = graphql(`
   mutation TestConnection($id: ID!) { testConnection(id: $id) { ok errorClass message } }
@@ -21,8 +21,6 @@ const TEST_CONNECTION = graphql(`
 const DELETE_CONNECTION = graphql(`
   mutation DeleteConnection($id: ID!) { deleteConnection(id: $id) }
 `);
-
-type TestResult = ResultOf<typeof TEST_CONNECTION>["testConnection"];
 
 /**
  * One connection in Settings: its last sync, and Edit, Test, Sync now, Show VMs, Delete; its
@@ -40,7 +38,7 @@ export function ConnectionCard(props: {
   const { syncOne, canSync } = useSync();
   const [, test] = useMutation(TEST_CONNECTION);
   const [, remove] = useMutation(DELETE_CONNECTION);
-  const [testResult, setTestResult] = useState<TestResult | { pending: true }>();
+  const [testResult, setTestResult] = useState<TestOutcomeState>();
   const [problem, setProblem] = useState<string>();
 
   const runTest = async () => {
@@ -105,15 +103,7 @@ export function ConnectionCard(props: {
           />
         )}
       </div>
-      {testResult && "pending" in testResult && <p>{t("settings.testing")}</p>}
-      {testResult && "ok" in testResult && (
-        <p role="status" className={testResult.ok ? "tone-text-ok" : "tone-text-danger"}>
-          <Badge tone={testResult.ok ? "ok" : "danger"}>
-            {testResult.ok ? t("settings.testOk") : t("settings.testFailed")}
-          </Badge>{" "}
-          {failureText(testResult.errorClass, testResult.message)}
-        </p>
-      )}
+      <TestOutcome state={testResult} />
       {problem && <p role="alert">{problem}</p>}
       <SyncPanel connections={props.connections} only={c.id} />
       {c.kind === "VCD" && <EdgeGateways connectionId={c.id} />}

@@ -18,9 +18,11 @@ import {
   inputFromDraft,
   keepsStoredSecret,
   REQUEST_LIMIT_FIELDS,
+  SYNC_INTERVAL_SECONDS,
   validateDraft,
 } from "./connection-validation.ts";
 import { FormField } from "./form-field.tsx";
+import { TestOutcome, type TestOutcomeState } from "./test-outcome.tsx";
 
 const SAVE_CONNECTION = {
   PROXMOX: graphql(
@@ -61,6 +63,57 @@ const SAVE_CONNECTION = {
   ),
 } as const;
 
+/** Test before saving: the kind's test of unsaved input, which takes what its save takes. */
+const TEST_UNSAVED = {
+  PROXMOX: graphql(
+    `
+    mutation TestUnsavedProxmox($input: ProxmoxConnectionInput!) {
+      result: testUnsavedProxmoxConnection(input: $input) {
+        __typename
+        ...ValidationErrorFields
+        ... on MutationTestUnsavedProxmoxConnectionSuccess { data { ok errorClass message } }
+      }
+    }
+  `,
+    [ValidationErrorFields],
+  ),
+  VCD: graphql(
+    `
+    mutation TestUnsavedVcd($input: VcdConnectionInput!) {
+      result: testUnsavedVcdConnection(input: $input) {
+        __typename
+        ...ValidationErrorFields
+        ... on MutationTestUnsavedVcdConnectionSuccess { data { ok errorClass message } }
+      }
+    }
+  `,
+    [ValidationErrorFields],
+  ),
+  VCENTER: graphql(
+    `
+    mutation TestUnsavedVcenter($input: VcenterConnectionInput!) {
+      result: testUnsavedVcenterConnection(input: $input) {
+        __typename
+        ...ValidationErrorFields
+        ... on MutationTestUnsavedVcenterConnectionSuccess { data { ok errorClass message } }
+      }
+    }
+  `,
+    [ValidationErrorFields],
+  ),
+} as const;
+
+/** Every field the form checks, marked touched when it is sent (saved or tested). */
+const CHECKED_FIELDS = {
+  name: true,
+  url: true,
+  username: true,
+  secret: true,
+  syncIntervalSeconds: true,
+  maxConcurrentRequests: true,
+  maxRequestsPerNode: true,
+} as const;
+
 const SHOWN_FIELDS = [
   "name",
   "url",
@@ -68,6 +121,7 @@ const SHOWN_FIELDS = [
   "tokenId",
   "secret",
   "caPem",
+  "syncIntervalSeconds",
   ...REQUEST_LIMIT_FIELDS,
 ];
 
@@ -91,6 +145,7 @@ function draftOf(kind: ConnectionKind, connection: Connection | undefined): Conn
     verifyTls: connection?.verifyTls ?? true,
     isProvider: connection?.isProvider ?? false,
     isActive: connection?.isActive ?? true,
+    syncIntervalSeconds: String(connection?.syncIntervalSeconds ?? SYNC_INTERVAL_SECONDS.default),
     storedSecretFor: connection?.hasSecret
       ? {
           url: connection.url ?? "",
@@ -120,6 +175,8 @@ export function ConnectionForm(props: {
   const [touched, setTouched] = useState<Partial<Record<keyof ConnectionDraft, boolean>>>({});
   const [serverProblems, setServerProblems] = useState<Record<string, string[]>>({});
   const [, save] = useMutation(SAVE_CONNECTION[props.kind]);
+  const [, testUnsaved] = useMutation(TEST_UNSAVED[props.kind]);
+  const [testOutcome, setTestOutcome] = useState<TestOutcomeState>();
   const [isSaving, setSaving] = useState(false);
   const [{ data: groupChoices }] = useQuery({ query: GROUP_CHOICES });
   const groups = groupChoices?.connectionGroups ?? [];
@@ -134,10 +191,18 @@ export function ConnectionForm(props: {
   };
   const set = <K extends keyof ConnectionDraft>(field: K, value: ConnectionDraft[K]) => {
     setDraft((d) => ({ ...d, [field]: value }));
+    // A Test answered for other values no longer holds.
+    setTestOutcome(undefined);
     setServerProblems(({ [field]: _, ...rest }) => rest);
   };
   const text = (
-    field: "name" | "url" | "username" | "tokenId" | (typeof REQUEST_LIMIT_FIELDS)[number],
+    field:
+      | "name"
+      | "url"
+      | "username"
+      | "tokenId"
+      | "syncIntervalSeconds"
+      | (typeof REQUEST_LIMIT_FIELDS)[number],
     label: string,
     hint?: string,
     placeholder?: string,
@@ -157,16 +222,20 @@ export function ConnectionForm(props: {
     </FormField>
   );
 
+  const runTest = async () => {
+    setTouched(CHECKED_FIELDS);
+    if (Object.keys(own).length > 0) return;
+    setTestOutcome({ pending: true });
+    const result = await testUnsaved({ input: inputFromDraft(draft) });
+    const outcome = result.data?.result;
+    const found = problemsOfAnswer(result);
+    setServerProblems(found ? problemsByField(found, SHOWN_FIELDS) : {});
+    setTestOutcome(!found && outcome && "data" in outcome ? outcome.data : undefined);
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setTouched({
-      name: true,
-      url: true,
-      username: true,
-      secret: true,
-      maxConcurrentRequests: true,
-      maxRequestsPerNode: true,
-    });
+    setTouched(CHECKED_FIELDS);
     if (Object.keys(own).length > 0) return;
     setSaving(true);
     // Without any group to choose there is nothing to set: the connection's groups stay.
@@ -263,6 +332,11 @@ export function ConnectionForm(props: {
           t("settings.field.maxRequestsPerNode"),
           t("settings.hint.maxRequestsPerNode"),
         )}
+      {text(
+        "syncIntervalSeconds",
+        t("settings.field.syncIntervalSeconds"),
+        t("settings.hint.syncIntervalSeconds"),
+      )}
       <label className="check">
         <input
           type="checkbox"
@@ -302,14 +376,26 @@ export function ConnectionForm(props: {
           {message}
         </p>
       ))}
+      <TestOutcome state={testOutcome} />
       <div className="actions">
         <button type="submit" className="primary" disabled={isSaving}>
           {t("common.save")}
+        </button>
+        <button
+          type="button"
+          aria-describedby={`${prefix}-test-hint`}
+          disabled={testOutcome !== undefined && "pending" in testOutcome}
+          onClick={() => void runTest()}
+        >
+          {t("settings.testUnsaved")}
         </button>
         <button type="button" onClick={props.onCancel}>
           {t("common.cancel")}
         </button>
       </div>
+      <small id={`${prefix}-test-hint`} className="muted">
+        {t("settings.hint.testUnsaved")}
+      </small>
     </form>
   );
 }
