@@ -131,6 +131,14 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     assert.equal(await form.getByLabel("Address").getAttribute("aria-invalid"), "true");
 
     await form.getByLabel("Address").fill(demo.url);
+    // The sync interval is checked as the server checks it; Test tests the form's values unsaved.
+    await form.getByLabel("Sync interval (seconds)").fill("30");
+    await form.getByRole("button", { name: "Test connection" }).click();
+    await form.getByText("Use a whole number of seconds from 60 to 604800.").waitFor();
+    await form.getByLabel("Sync interval (seconds)").fill("600");
+    await form.getByRole("button", { name: "Test connection" }).click();
+    await form.getByText("Connection works").waitFor();
+    await expectAccessible("connection form");
     await form.getByRole("button", { name: "Save" }).click();
     const card = page.getByRole("article", { name: "e2e Proxmox" });
     await card.waitFor();
@@ -391,6 +399,10 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await own.getByLabel("Recovery code").fill(recovery);
     await own.getByRole("button", { name: "Verify" }).click();
     await own.getByText(`Signed in as ${tess.username}`).waitFor();
+    // A viewer is not sent the login: the card's summary starts with the last sync, not "·".
+    await own.goto(`${api.url}/settings/proxmox`);
+    const card = own.getByRole("article", { name: "Demo Proxmox cluster" });
+    assert.match((await card.locator("p.muted").first().textContent()) ?? "", /^Last sync: /);
     await context.close();
   });
 });
