@@ -53,7 +53,7 @@ export async function startApi(
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const url = /running at (http:\/\/[^\s]+)/.exec(output)?.[1];
-      const token = /setup token\s+(setup_[\w-]+)/.exec(output)?.[1];
+      const token = /Setup token:\s+(setup_[\w-]+)/.exec(output)?.[1];
       if (url && token) {
         clearTimeout(timer);
         resolve({ url, setupToken: token });

@@ -105,6 +105,8 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
   test("the empty Servers page names the Sync button", async () => {
     await page.goto(`${api.url}/servers`);
     await page.getByText("Press “Sync” to read every connection").waitFor();
+    // No figures for an empty inventory: no row of zeros, no "0 byte".
+    assert.equal(await page.locator("table.figures").count(), 0);
   });
 
   test("a Proxmox connection with an http:// address is refused inline; https saves, and Test works", async () => {
@@ -129,11 +131,33 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     assert.equal(await form.getByLabel("Address").getAttribute("aria-invalid"), "true");
 
     await form.getByLabel("Address").fill(demo.url);
+    // The sync interval is checked as the server checks it; Test tests the form's values unsaved.
+    await form.getByLabel("Sync interval (seconds)").fill("30");
+    await form.getByRole("button", { name: "Test connection" }).click();
+    await form.getByText("Use a whole number of seconds from 60 to 604800.").waitFor();
+    await form.getByLabel("Sync interval (seconds)").fill("600");
+    await form.getByRole("button", { name: "Test connection" }).click();
+    await form.getByText("Connection works").waitFor();
+    await expectAccessible("connection form");
     await form.getByRole("button", { name: "Save" }).click();
     const card = page.getByRole("article", { name: "e2e Proxmox" });
     await card.waitFor();
     await card.getByRole("button", { name: "Test" }).click();
     await card.getByText("Connection works").waitFor();
+
+    // A saved edit leaves no Test result or error of before on the card or the form.
+    const edit = page.getByRole("form", { name: "Edit e2e Proxmox" });
+    await card.getByRole("button", { name: "Edit" }).click();
+    await edit.getByLabel("Token secret or password").fill("not-the-secret");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await edit.waitFor({ state: "detached" });
+    await card.getByRole("button", { name: "Test" }).click();
+    await card.getByText("Test failed").waitFor();
+    await card.getByRole("button", { name: "Edit" }).click();
+    await edit.getByLabel("Token secret or password").fill(DEFAULT_TOKEN.secret);
+    await edit.getByRole("button", { name: "Save" }).click();
+    await edit.waitFor({ state: "detached" });
+    assert.equal(await card.getByText("Test failed").count(), 0, "the old Test failure is gone");
 
     await card.getByRole("button", { name: "Delete" }).click();
     await card.getByRole("button", { name: "Yes, delete" }).click();
@@ -163,6 +187,8 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
       0,
       "a partial sync is never drawn green",
     );
+    const counted = ((await proxmox.textContent()) ?? "").match(/ seen\b/g) ?? [];
+    assert.equal(counted.length, 1, "the counts are shown once, not again in the server's message");
   });
 
   test("the table shows Proxmox guests and Director VMs with their Source and IPs", async () => {
@@ -320,6 +346,16 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await page.screenshot({ path: path.join(ARTIFACTS, "integrations.png"), fullPage: true });
   });
 
+  test("revoking a token asks “Yes, revoke”, not “Yes, delete”", async () => {
+    await page.goto(`${api.url}/tokens`);
+    const row = page.getByRole("row").filter({ hasText: "Revoke" }).first();
+    await row.getByRole("button", { name: "Revoke" }).click();
+    const question = row.getByRole("alertdialog");
+    assert.equal(await question.getByRole("button", { name: "Yes, delete" }).count(), 0);
+    await question.getByRole("button", { name: "Yes, revoke" }).click();
+    await row.getByText("revoked").waitFor();
+  });
+
   test("two-factor: enrol on the Tokens page, keep the recovery codes, sign in with one", async () => {
     await page.emulateMedia({ colorScheme: "light" });
     const tess = { username: "tess", password: "tess correct horse battery" };
@@ -363,6 +399,10 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await own.getByLabel("Recovery code").fill(recovery);
     await own.getByRole("button", { name: "Verify" }).click();
     await own.getByText(`Signed in as ${tess.username}`).waitFor();
+    // A viewer is not sent the login: the card's summary starts with the last sync, not "·".
+    await own.goto(`${api.url}/settings/proxmox`);
+    const card = own.getByRole("article", { name: "Demo Proxmox cluster" });
+    assert.match((await card.locator("p.muted").first().textContent()) ?? "", /^Last sync: /);
     await context.close();
   });
 });

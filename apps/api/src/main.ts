@@ -2,6 +2,7 @@
 import { DatabaseStartupError, SecretKeyFormatError } from "@hyperlens/db";
 import { startApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { firstRunBanner } from "./first-run-banner.ts";
 import { limitHeapGrowth } from "./heap-growth.ts";
 import { RedisStartupError } from "./syncs/progress-events.ts";
 
@@ -20,15 +21,7 @@ async function main() {
     console.log("Demo mode: stand-in hypervisors run on this machine; press Sync to read them.");
   }
   if (app.setupToken) {
-    console.log(
-      [
-        "",
-        "First run: no user exists yet. Create the administrator either",
-        `  in the browser:  ${app.url}/setup  with the one-time setup token  ${app.setupToken}`,
-        "  or from a shell: npm run hyperlens -- user create <name> --admin --password-stdin",
-        "",
-      ].join("\n"),
-    );
+    console.log(firstRunBanner(app.url, app.setupToken));
   } else {
     console.log(`Sign in at ${app.url} with your Hyperlens user.\n`);
   }

@@ -64,7 +64,13 @@ function SignedIn(props: { viewer: Viewer; onSignedOut: () => void; onChanged: (
           <NotPermitted />
         ) : (
           <>
-            {page === "servers" && <ServersPage params={route.query} connections={connections} />}
+            {page === "servers" && (
+              <ServersPage
+                params={route.query}
+                connections={connections}
+                capabilities={props.viewer.capabilities}
+              />
+            )}
             {page === "integrations" && <IntegrationsPage params={route.query} />}
             {page === "settings" && (
               <SettingsPage viewer={props.viewer} connections={connections} onChanged={reload} />

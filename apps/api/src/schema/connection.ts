@@ -184,7 +184,7 @@ const baseInputFields = (t: PothosInputFields) => ({
 });
 type PothosInputFields = Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0];
 
-const ProxmoxConnectionInput = builder.inputType("ProxmoxConnectionInput", {
+export const ProxmoxConnectionInput = builder.inputType("ProxmoxConnectionInput", {
   fields: (t) => ({
     ...baseInputFields(t),
     tokenId: t.string({
@@ -199,7 +199,7 @@ const ProxmoxConnectionInput = builder.inputType("ProxmoxConnectionInput", {
   }),
 });
 
-const VcdConnectionInput = builder.inputType("VcdConnectionInput", {
+export const VcdConnectionInput = builder.inputType("VcdConnectionInput", {
   fields: (t) => ({
     ...baseInputFields(t),
     isProvider: t.boolean({
@@ -209,7 +209,7 @@ const VcdConnectionInput = builder.inputType("VcdConnectionInput", {
   }),
 });
 
-const VcenterConnectionInput = builder.inputType("VcenterConnectionInput", {
+export const VcenterConnectionInput = builder.inputType("VcenterConnectionInput", {
   fields: (t) => baseInputFields(t),
 });
 
@@ -220,7 +220,7 @@ export function groupIdsOf(ids: readonly { typename: string; id: string }[], fie
   return ids.map((id) => id.id);
 }
 
-type SaveInput = Omit<ConnectionInput, "id"> & {
+export type SaveInput = Omit<ConnectionInput, "id"> & {
   id?: { id: string } | null;
   groupIds?: readonly { typename: string; id: string }[] | null;
 };

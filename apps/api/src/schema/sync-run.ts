@@ -1,14 +1,14 @@
 // Sync runs (history), Test and Sync, and live sync progress.
 import type { SyncCounts } from "@hyperlens/shared";
-import { MANAGE_CAPABILITY, SYNC_TRIGGERS } from "@hyperlens/shared";
+import { type ConnectionKind, MANAGE_CAPABILITY, SYNC_TRIGGERS } from "@hyperlens/shared";
 import { ZERO_COUNTS } from "@hyperlens/sync";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { GraphQLError } from "graphql";
 import { filter } from "graphql-yoga";
 import { canSeeConnection, ofVisibleConnections, visibleConnections } from "../auth/visibility.ts";
 import type { Context } from "../context.ts";
-import { NotFoundError } from "../errors.ts";
-import { testConnection } from "../services/connection-test.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
+import { testConnection, testConnectionInput } from "../services/connection-test.ts";
 import { syncConnection } from "../syncs/coordinator.ts";
 import {
   type ManualSyncCooldown,
@@ -16,7 +16,14 @@ import {
 } from "../syncs/manual-sync-cooldown.ts";
 import type { SyncProgress } from "../syncs/progress-events.ts";
 import { builder } from "./builder.ts";
-import { ConnectionNode, SyncOutcomeEnum } from "./connection.ts";
+import {
+  ConnectionNode,
+  ProxmoxConnectionInput,
+  type SaveInput,
+  SyncOutcomeEnum,
+  VcdConnectionInput,
+  VcenterConnectionInput,
+} from "./connection.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
 
 builder.scalarType("JSON", {
@@ -174,50 +181,83 @@ async function startSync(ctx: Context, connectionId: string, dryRun: boolean, wa
   return ctx.prisma.syncRun.findUniqueOrThrow({ where: { id: runId } });
 }
 
-builder.mutationFields((t) => ({
-  testConnection: t.field({
-    type: ConnectionTestResult,
-    authScopes: { signedIn: true },
-    description:
-      "Logs in to the hypervisor and reads its node list; reports the real reason on failure.",
-    args: { id: t.arg.globalID({ required: true, for: [ConnectionNode] }) },
-    resolve: async (_root, args, ctx) => {
-      await requireManaged(ctx, args.id.id);
-      return testConnection(ctx, args.id.id);
-    },
-  }),
-  syncConnection: t.prismaField({
-    type: SyncRunNode,
-    authScopes: { $all: { VIEW_INVENTORY: true, RUN_SYNC: true } },
-    description:
-      "Starts a sync of one connection and returns its run (RUNNING unless `wait`). A sync already running is joined, never doubled. `dryRun` writes nothing and stores a preview. Within the manual-sync cool-down after the last run started, that run is returned with `manualSyncCooldown` set.",
-    args: {
-      id: t.arg.globalID({ required: true, for: [ConnectionNode] }),
-      dryRun: t.arg.boolean({ required: false, defaultValue: false }),
-      wait: t.arg.boolean({ required: false, defaultValue: false }),
-    },
-    resolve: async (_query, _root, args, ctx) => {
-      const exists = await ctx.prisma.connection.count({
-        where: { id: args.id.id, AND: [visibleConnections(ctx.viewer)] },
-      });
-      if (!exists) throw new NotFoundError("No such connection.");
-      return startSync(ctx, args.id.id, args.dryRun ?? false, args.wait ?? false);
-    },
-  }),
-  syncAll: t.prismaField({
-    type: [SyncRunNode],
-    authScopes: { $all: { VIEW_INVENTORY: true, RUN_SYNC: true } },
-    description:
-      "Starts a sync of every active connection (changes no configuration); a connection within its manual-sync cool-down answers with its last run, `manualSyncCooldown` set.",
-    resolve: async (_query, _root, _args, ctx) => {
-      const connections = await ctx.prisma.connection.findMany({
-        where: { isActive: true, AND: [visibleConnections(ctx.viewer)] },
-        orderBy: { name: "asc" },
-      });
-      return Promise.all(connections.map((c) => startSync(ctx, c.id, false, false)));
-    },
-  }),
-}));
+/** Tests a form's input of `kind` as its save mutation would take it, saving nothing. */
+async function testUnsaved(ctx: Context, kind: ConnectionKind, input: SaveInput) {
+  const id = input.id?.id ?? null;
+  // TRAP: docs/behaviour.md §7.9 — testing an edit of a connection the viewer does not see answers
+  // as for a missing id, as saving it does.
+  if (id && !canSeeConnection(ctx.viewer, id))
+    throw new NotFoundError(`No ${kind} connection with id ${id} exists.`);
+  const { groupIds: _groups, ...fields } = input;
+  return testConnectionInput(ctx, kind, { ...fields, id }, ctx.viewer);
+}
+
+builder.mutationFields((t) => {
+  const testUnsavedMutation = (
+    kind: ConnectionKind,
+    input:
+      | typeof ProxmoxConnectionInput
+      | typeof VcdConnectionInput
+      | typeof VcenterConnectionInput,
+  ) =>
+    t.field({
+      type: ConnectionTestResult,
+      // The same capability as saving: a Test sends the entered secret to the entered address.
+      authScopes: { [MANAGE_CAPABILITY[kind]]: true },
+      errors: { types: [ValidationError] },
+      description:
+        "Tests the input of the matching save mutation before it is saved: the same checks as saving (a ValidationError answers bad input), then logs in and reads the node list. Writes nothing. A blank secret on an edit uses the stored one only where saving would keep it.",
+      args: { input: t.arg({ type: input, required: true }) },
+      resolve: (_root, args, ctx) => testUnsaved(ctx, kind, args.input),
+    });
+  return {
+    testUnsavedProxmoxConnection: testUnsavedMutation("PROXMOX", ProxmoxConnectionInput),
+    testUnsavedVcdConnection: testUnsavedMutation("VCD", VcdConnectionInput),
+    testUnsavedVcenterConnection: testUnsavedMutation("VCENTER", VcenterConnectionInput),
+    testConnection: t.field({
+      type: ConnectionTestResult,
+      authScopes: { signedIn: true },
+      description:
+        "Logs in to the hypervisor and reads its node list; reports the real reason on failure.",
+      args: { id: t.arg.globalID({ required: true, for: [ConnectionNode] }) },
+      resolve: async (_root, args, ctx) => {
+        await requireManaged(ctx, args.id.id);
+        return testConnection(ctx, args.id.id);
+      },
+    }),
+    syncConnection: t.prismaField({
+      type: SyncRunNode,
+      authScopes: { $all: { VIEW_INVENTORY: true, RUN_SYNC: true } },
+      description:
+        "Starts a sync of one connection and returns its run (RUNNING unless `wait`). A sync already running is joined, never doubled. `dryRun` writes nothing and stores a preview. Within the manual-sync cool-down after the last run started, that run is returned with `manualSyncCooldown` set.",
+      args: {
+        id: t.arg.globalID({ required: true, for: [ConnectionNode] }),
+        dryRun: t.arg.boolean({ required: false, defaultValue: false }),
+        wait: t.arg.boolean({ required: false, defaultValue: false }),
+      },
+      resolve: async (_query, _root, args, ctx) => {
+        const exists = await ctx.prisma.connection.count({
+          where: { id: args.id.id, AND: [visibleConnections(ctx.viewer)] },
+        });
+        if (!exists) throw new NotFoundError("No such connection.");
+        return startSync(ctx, args.id.id, args.dryRun ?? false, args.wait ?? false);
+      },
+    }),
+    syncAll: t.prismaField({
+      type: [SyncRunNode],
+      authScopes: { $all: { VIEW_INVENTORY: true, RUN_SYNC: true } },
+      description:
+        "Starts a sync of every active connection (changes no configuration); a connection within its manual-sync cool-down answers with its last run, `manualSyncCooldown` set.",
+      resolve: async (_query, _root, _args, ctx) => {
+        const connections = await ctx.prisma.connection.findMany({
+          where: { isActive: true, AND: [visibleConnections(ctx.viewer)] },
+          orderBy: { name: "asc" },
+        });
+        return Promise.all(connections.map((c) => startSync(ctx, c.id, false, false)));
+      },
+    }),
+  };
+});
 
 const SyncProgressRef = builder.objectRef<SyncProgress>("SyncProgress").implement({
   description: "One step of a running sync.",

@@ -196,6 +196,54 @@ export async function saveConnection(
   actor: Viewer | null,
   targets: TargetAddressPolicy,
 ): Promise<Connection> {
+  const { existing, fields, isSecretKept, newSecret } = await checkConnectionInput(
+    prisma,
+    kind,
+    input,
+    actor,
+    targets,
+  );
+  return prisma.$transaction(async (tx) => {
+    const connection = existing
+      ? await updateConnection(tx, existing, fields, isSecretKept)
+      : await tx.connection.create({ data: { kind, ...fields } });
+    if (newSecret !== undefined) {
+      const sealed = secrets.seal(newSecret, connection.id);
+      await tx.connectionSecret.upsert({
+        where: { connectionId: connection.id },
+        create: { connectionId: connection.id, ...sealed },
+        update: sealed,
+      });
+    }
+    const changed = existing
+      ? Object.keys(fields).filter(
+          (key) =>
+            String(fields[key as keyof typeof fields]) !==
+            String(existing[key as keyof Connection]),
+        )
+      : Object.keys(fields);
+    await recordAudit(tx, actor, {
+      action: existing ? "connection.update" : "connection.create",
+      targetType: "connection",
+      targetId: connection.id,
+      details: { kind, name: fields.name, changed, secretChanged: newSecret !== undefined },
+    });
+    return connection;
+  });
+}
+
+/**
+ * Every check a save makes, writing nothing: the fields a save would store, the row it would
+ * edit, and the secret it would seal (undefined when the stored one is kept). Save and the Test of
+ * unsaved input share it, so both refuse the same input with the same problems.
+ */
+export async function checkConnectionInput(
+  prisma: PrismaClient,
+  kind: ConnectionKind,
+  input: ConnectionInput,
+  actor: Viewer | null,
+  targets: TargetAddressPolicy,
+) {
   const existing = input.id
     ? await prisma.connection.findUnique({ where: { id: input.id } })
     : null;
@@ -258,33 +306,7 @@ export async function saveConnection(
     },
   };
   const newSecret = isSecretKept ? undefined : (input.secret ?? undefined);
-  return prisma.$transaction(async (tx) => {
-    const connection = existing
-      ? await updateConnection(tx, existing, fields, isSecretKept)
-      : await tx.connection.create({ data: { kind, ...fields } });
-    if (newSecret !== undefined) {
-      const sealed = secrets.seal(newSecret, connection.id);
-      await tx.connectionSecret.upsert({
-        where: { connectionId: connection.id },
-        create: { connectionId: connection.id, ...sealed },
-        update: sealed,
-      });
-    }
-    const changed = existing
-      ? Object.keys(fields).filter(
-          (key) =>
-            String(fields[key as keyof typeof fields]) !==
-            String(existing[key as keyof Connection]),
-        )
-      : Object.keys(fields);
-    await recordAudit(tx, actor, {
-      action: existing ? "connection.update" : "connection.create",
-      targetType: "connection",
-      targetId: connection.id,
-      details: { kind, name, changed, secretChanged: newSecret !== undefined },
-    });
-    return connection;
-  });
+  return { existing, fields, isSecretKept, newSecret };
 }
 
 /**

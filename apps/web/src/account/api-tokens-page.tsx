@@ -176,6 +176,7 @@ export function ApiTokensPage(props: { viewer: Viewer }) {
                   <ConfirmButton
                     label={t("tokens.revoke")}
                     question={t("tokens.revokeQuestion", { name: token.name })}
+                    confirmLabel={t("tokens.revokeYes")}
                     onConfirm={async () => {
                       await revoke({ id: token.id });
                       reload({ requestPolicy: "network-only" });

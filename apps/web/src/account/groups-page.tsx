@@ -130,6 +130,7 @@ export function GroupsPage() {
                   <ConfirmButton
                     label={t("groups.delete")}
                     question={t("groups.deleteQuestion", { name: group.name })}
+                    confirmLabel={t("common.confirmYes")}
                     onConfirm={async () => {
                       await remove({ id: group.id });
                       refresh();

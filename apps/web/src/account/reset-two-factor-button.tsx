@@ -21,6 +21,7 @@ export function ResetTwoFactorButton(props: {
       <ConfirmButton
         label={t("twoFactor.reset")}
         question={t("twoFactor.resetQuestion", { username: props.username })}
+        confirmLabel={t("twoFactor.resetYes")}
         onConfirm={async () => {
           const result = await reset({ userId: props.userId });
           setProblem(result.error?.message);

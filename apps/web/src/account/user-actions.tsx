@@ -141,6 +141,7 @@ export function UserActions(props: { user: ManagedUser; onChanged: () => void })
           <ConfirmButton
             label={t("common.delete")}
             question={t("users.deleteQuestion", { username: user.username })}
+            confirmLabel={t("common.confirmYes")}
             onConfirm={async () => settle(await remove({ userId: user.id }))}
           />
         </span>

@@ -1,6 +1,7 @@
 // The Servers table's columns: what each shows, how it sorts on the server, how wide it is.
 import type { SchemaType } from "../graphql/graphql.ts";
 import type { MessageKey } from "../i18n/i18n.ts";
+import { locationText } from "./location-text.ts";
 import type { VmRow } from "./vm-row.ts";
 
 type OrderField = SchemaType<"VirtualMachineOrderField">;
@@ -56,18 +57,8 @@ export const COLUMNS: readonly Column[] = [
     id: "location",
     label: "servers.column.location",
     width: "minmax(9rem, 1.5fr)",
-    csvValue: (r) =>
-      [
-        r.location.nodeName,
-        r.location.clusterName,
-        r.location.datacenterName,
-        r.location.hostName,
-        r.location.orgName,
-        r.location.vdcName,
-        r.location.vappName,
-      ]
-        .filter(Boolean)
-        .join("/"),
+    // As the page shows it, so a vCenter VM reads datacenter / cluster / host in both.
+    csvValue: (r) => locationText(r.location),
   },
   {
     id: "ips",

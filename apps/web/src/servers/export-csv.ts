@@ -1,11 +1,10 @@
 import type { Client } from "urql";
-import { COLUMNS } from "./columns.ts";
-import { buildCsv } from "./csv.ts";
+import { serversCsv } from "./servers-csv.ts";
 import { PAGE_SIZE, VM_PAGE, type VmPage } from "./use-vm-pages.ts";
 import type { TableQuery } from "./vm-filter.ts";
 import type { VmRow } from "./vm-row.ts";
 
-/** Pages through every row of the current filter and returns it as CSV (all columns, raw values). */
+/** Pages through every row of the current filter and returns it as CSV (every column and the kind, raw values). */
 export async function fetchCsv(
   client: Client,
   query: TableQuery,
@@ -27,10 +26,7 @@ export async function fetchCsv(
     onProgress(rows.length, page.totalCount);
     after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
   } while (after);
-  return buildCsv(
-    COLUMNS.map((c) => c.id),
-    rows.map((row) => COLUMNS.map((c) => c.csvValue(row))),
-  );
+  return serversCsv(rows);
 }
 
 /** Offers text as a file download. */

@@ -1,3 +1,4 @@
+import type { Capability } from "@hyperlens/shared";
 import { useCallback, useState } from "react";
 import { useClient } from "urql";
 import { formatCount } from "../i18n/format.ts";
@@ -7,8 +8,11 @@ import { navigate } from "../shell/router.ts";
 import { SyncAllButton } from "../sync/sync-all-button.tsx";
 import { useSync } from "../sync/sync-context.tsx";
 import { SyncPanel } from "../sync/sync-panel.tsx";
+import { isAnyRunning } from "../sync/sync-progress.ts";
 import { COLUMNS, type ColumnId, readVisibleColumns, saveVisibleColumns } from "./columns.ts";
+import { emptyState } from "./empty-state.ts";
 import { downloadText, fetchCsv } from "./export-csv.ts";
+import { csvFileName } from "./servers-csv.ts";
 import { ServersToolbar } from "./servers-toolbar.tsx";
 import { SummaryHeader } from "./summary-header.tsx";
 import { useSummary } from "./use-summary.ts";
@@ -28,10 +32,11 @@ import { VmTable } from "./vm-table.tsx";
 export function ServersPage(props: {
   params: URLSearchParams;
   connections: readonly Connection[];
+  capabilities: readonly Capability[];
 }) {
   const client = useClient();
   const locale = currentLanguage();
-  const { settledCount } = useSync();
+  const { settledCount, progress } = useSync();
   const query = tableQueryFromParams(props.params);
   const pages = useVmPages(query, settledCount);
   const summary = useSummary(settledCount);
@@ -51,13 +56,21 @@ export function ServersPage(props: {
       const csv = await fetchCsv(client, query, (done, total) =>
         setExportStatus(t("servers.exporting", { done, total })),
       );
-      downloadText(`hyperlens-servers-${new Date().toISOString().slice(0, 10)}.csv`, csv);
+      downloadText(csvFileName(isFiltered(query.filter), new Date()), csv);
     } finally {
       setExportStatus(undefined);
     }
   };
 
   const isEmpty = pages.totalCount === 0;
+  const empty =
+    isEmpty && !isFiltered(query.filter)
+      ? emptyState({
+          connections: props.connections,
+          capabilities: props.capabilities,
+          isSyncing: isAnyRunning(progress),
+        })
+      : undefined;
   return (
     <div className="servers-page">
       <div className="page-head">
@@ -86,11 +99,11 @@ export function ServersPage(props: {
           })}
       </p>
       {pages.error !== undefined && <p role="alert">{pages.error || t("common.failed")}</p>}
-      {isEmpty && !isFiltered(query.filter) && (
+      {empty && (
         <div className="empty">
           <h2>{t("servers.empty.title")}</h2>
-          <p>{t("servers.empty.body", { button: t("sync.button") })}</p>
-          {props.connections.length === 0 && (
+          <p>{t(empty.body, { button: t("sync.button") })}</p>
+          {empty.canAddConnection && props.connections.length === 0 && (
             <button type="button" onClick={() => navigate("/settings")}>
               {t("servers.empty.addConnection")}
             </button>

@@ -1,7 +1,7 @@
 import { CONNECTION_KINDS } from "@hyperlens/shared";
 import { print } from "graphql";
 import { describe, expect, it } from "vitest";
-import { buildFigures, SUMMARY_COUNTS, SUMMARY_SUMS } from "./summary-figures.ts";
+import { buildFigures, hasAnyGuest, SUMMARY_COUNTS, SUMMARY_SUMS } from "./summary-figures.ts";
 
 const counts = {
   PROXMOX_vm: { totalCount: 10 },
@@ -11,6 +11,17 @@ const counts = {
   VCD_ct: { totalCount: 0 },
   VCD_run: { totalCount: 4 },
 };
+
+describe("hasAnyGuest", () => {
+  it("is false for an empty inventory, whose figures are not shown (no “0 byte”)", () => {
+    expect(hasAnyGuest(buildFigures({}, []).total)).toBe(false);
+  });
+
+  it("is true once a source has a VM or a container", () => {
+    expect(hasAnyGuest(buildFigures(counts, undefined).total)).toBe(true);
+    expect(hasAnyGuest(buildFigures({ VCD_ct: { totalCount: 1 } }, undefined).total)).toBe(true);
+  });
+});
 
 describe("buildFigures", () => {
   it("adds the per-source counts into the total", () => {

@@ -66,6 +66,14 @@ interface Pairs {
 export type SumsPage = ResultOf<typeof SUMMARY_SUMS>;
 export type SumRow = SumsPage["virtualMachines"]["edges"][number]["node"];
 
+/**
+ * Whether the figures have anything to show: with no guest at all the page shows its empty state
+ * instead, not a row of zeros and "0 byte".
+ */
+export function hasAnyGuest(figures: Figures): boolean {
+  return figures.vms + figures.containers > 0;
+}
+
 /** Figures per source and in total, from the counts and (when known) the summed rows. */
 export function buildFigures(
   counts: SummaryCountsResult,

@@ -6,7 +6,7 @@ import { currentLanguage, t } from "../i18n/i18n.ts";
 import type { Connection } from "../settings/connection-fields.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
 import { outcomeTone } from "../ui/tone.ts";
-import type { Figures } from "./summary-figures.ts";
+import { type Figures, hasAnyGuest } from "./summary-figures.ts";
 
 function FigureRow(props: { label: ReactNode; figures: Figures }) {
   const locale = currentLanguage();
@@ -39,7 +39,7 @@ export function SummaryHeader(props: {
   );
   return (
     <section className="summary" aria-label={t("servers.summary.title")}>
-      {summary && (
+      {summary && hasAnyGuest(summary.total) && (
         <table className="figures">
           <thead>
             <tr>

@@ -4,7 +4,7 @@ import { graphql, type ResultOf } from "../graphql/graphql.ts";
 
 export const VmRowFields = graphql(`
   fragment VmRowFields on VirtualMachine {
-    id name source kind state cpuCount memoryBytes diskTotalBytes lastSeenAt confirmation
+    id name source kind isTemplate state cpuCount memoryBytes diskTotalBytes lastSeenAt confirmation
     location { nodeName clusterName datacenterName hostName orgName vdcName vappName }
     ipAddresses { address }
     connection { id name }

@@ -1,18 +1,18 @@
 import { useState } from "react";
 import { useMutation } from "urql";
 import { ConnectionRules } from "../address-rules/connection-rules.tsx";
-import { graphql, type ResultOf } from "../graphql/graphql.ts";
-import { formatDateTime } from "../i18n/format.ts";
+import { graphql } from "../graphql/graphql.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { navigate } from "../shell/router.ts";
-import { failureText } from "../sync/failure-text.ts";
 import { useSync } from "../sync/sync-context.tsx";
 import { SyncPanel } from "../sync/sync-panel.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { ConfirmButton } from "../ui/confirm-button.tsx";
 import { outcomeTone } from "../ui/tone.ts";
 import type { Connection } from "./connection-fields.ts";
+import { connectionSummary } from "./connection-summary.ts";
 import { EdgeGateways } from "./edge-gateways.tsx";
+import { TestOutcome, type TestOutcomeState } from "./test-outcome.tsx";
 
 const TEST_CONNECTION = graphql(`
   mutation TestConnection($id: ID!) { testConnection(id: $id) { ok errorClass message } }
@@ -21,8 +21,6 @@ const TEST_CONNECTION = graphql(`
 const DELETE_CONNECTION = graphql(`
   mutation DeleteConnection($id: ID!) { deleteConnection(id: $id) }
 `);
-
-type TestResult = ResultOf<typeof TEST_CONNECTION>["testConnection"];
 
 /**
  * One connection in Settings: its last sync, and Edit, Test, Sync now, Show VMs, Delete; its
@@ -40,7 +38,7 @@ export function ConnectionCard(props: {
   const { syncOne, canSync } = useSync();
   const [, test] = useMutation(TEST_CONNECTION);
   const [, remove] = useMutation(DELETE_CONNECTION);
-  const [testResult, setTestResult] = useState<TestResult | { pending: true }>();
+  const [testResult, setTestResult] = useState<TestOutcomeState>();
   const [problem, setProblem] = useState<string>();
 
   const runTest = async () => {
@@ -67,13 +65,7 @@ export function ConnectionCard(props: {
         {!c.isActive && <Badge tone="neutral">{t("settings.inactive")}</Badge>}
       </header>
       <p className="mono">{c.url}</p>
-      <p className="muted">
-        {c.username}
-        {c.tokenId ? `!${c.tokenId}` : ""} · {t("settings.lastSync")}:{" "}
-        {formatDateTime(locale, c.lastSyncAt)}
-        {c.consecutiveFailures > 0 &&
-          ` · ${t("settings.failures", { count: c.consecutiveFailures })}`}
-      </p>
+      <p className="muted">{connectionSummary(c, locale)}</p>
       {c.lastSyncMessage && <p>{c.lastSyncMessage}</p>}
       {c.privilegeWarning && <p className="tone-text-warn">{c.privilegeWarning}</p>}
       <div className="actions">
@@ -102,6 +94,7 @@ export function ConnectionCard(props: {
           <ConfirmButton
             label={t("common.delete")}
             question={t("settings.deleteQuestion", { name: c.name })}
+            confirmLabel={t("common.confirmYes")}
             onConfirm={async () => {
               const result = await remove({ id: c.id });
               if (result.error) setProblem(result.error.message);
@@ -110,15 +103,7 @@ export function ConnectionCard(props: {
           />
         )}
       </div>
-      {testResult && "pending" in testResult && <p>{t("settings.testing")}</p>}
-      {testResult && "ok" in testResult && (
-        <p role="status" className={testResult.ok ? "tone-text-ok" : "tone-text-danger"}>
-          <Badge tone={testResult.ok ? "ok" : "danger"}>
-            {testResult.ok ? t("settings.testOk") : t("settings.testFailed")}
-          </Badge>{" "}
-          {failureText(testResult.errorClass, testResult.message)}
-        </p>
-      )}
+      <TestOutcome state={testResult} />
       {problem && <p role="alert">{problem}</p>}
       <SyncPanel connections={props.connections} only={c.id} />
       {c.kind === "VCD" && <EdgeGateways connectionId={c.id} />}

@@ -10,6 +10,7 @@ import {
   ValidationErrorFields,
 } from "../graphql/validation-error.ts";
 import { t } from "../i18n/i18n.ts";
+import { addressHint, connectionExample } from "./connection-examples.ts";
 import { type Connection, ConnectionFields } from "./connection-fields.ts";
 import {
   type ConnectionDraft,
@@ -17,9 +18,11 @@ import {
   inputFromDraft,
   keepsStoredSecret,
   REQUEST_LIMIT_FIELDS,
+  SYNC_INTERVAL_SECONDS,
   validateDraft,
 } from "./connection-validation.ts";
 import { FormField } from "./form-field.tsx";
+import { TestOutcome, type TestOutcomeState } from "./test-outcome.tsx";
 
 const SAVE_CONNECTION = {
   PROXMOX: graphql(
@@ -60,6 +63,57 @@ const SAVE_CONNECTION = {
   ),
 } as const;
 
+/** Test before saving: the kind's test of unsaved input, which takes what its save takes. */
+const TEST_UNSAVED = {
+  PROXMOX: graphql(
+    `
+    mutation TestUnsavedProxmox($input: ProxmoxConnectionInput!) {
+      result: testUnsavedProxmoxConnection(input: $input) {
+        __typename
+        ...ValidationErrorFields
+        ... on MutationTestUnsavedProxmoxConnectionSuccess { data { ok errorClass message } }
+      }
+    }
+  `,
+    [ValidationErrorFields],
+  ),
+  VCD: graphql(
+    `
+    mutation TestUnsavedVcd($input: VcdConnectionInput!) {
+      result: testUnsavedVcdConnection(input: $input) {
+        __typename
+        ...ValidationErrorFields
+        ... on MutationTestUnsavedVcdConnectionSuccess { data { ok errorClass message } }
+      }
+    }
+  `,
+    [ValidationErrorFields],
+  ),
+  VCENTER: graphql(
+    `
+    mutation TestUnsavedVcenter($input: VcenterConnectionInput!) {
+      result: testUnsavedVcenterConnection(input: $input) {
+        __typename
+        ...ValidationErrorFields
+        ... on MutationTestUnsavedVcenterConnectionSuccess { data { ok errorClass message } }
+      }
+    }
+  `,
+    [ValidationErrorFields],
+  ),
+} as const;
+
+/** Every field the form checks, marked touched when it is sent (saved or tested). */
+const CHECKED_FIELDS = {
+  name: true,
+  url: true,
+  username: true,
+  secret: true,
+  syncIntervalSeconds: true,
+  maxConcurrentRequests: true,
+  maxRequestsPerNode: true,
+} as const;
+
 const SHOWN_FIELDS = [
   "name",
   "url",
@@ -67,6 +121,7 @@ const SHOWN_FIELDS = [
   "tokenId",
   "secret",
   "caPem",
+  "syncIntervalSeconds",
   ...REQUEST_LIMIT_FIELDS,
   "lightPollSeconds",
 ];
@@ -95,6 +150,7 @@ function draftOf(kind: ConnectionKind, connection: Connection | undefined): Conn
     isProvider: connection?.isProvider ?? false,
     isActive: connection?.isActive ?? true,
     lightPollSeconds: String(connection?.lightPollSeconds ?? DEFAULT_LIGHT_POLL_SECONDS),
+    syncIntervalSeconds: String(connection?.syncIntervalSeconds ?? SYNC_INTERVAL_SECONDS.default),
     storedSecretFor: connection?.hasSecret
       ? {
           url: connection.url ?? "",
@@ -124,6 +180,8 @@ export function ConnectionForm(props: {
   const [touched, setTouched] = useState<Partial<Record<keyof ConnectionDraft, boolean>>>({});
   const [serverProblems, setServerProblems] = useState<Record<string, string[]>>({});
   const [, save] = useMutation(SAVE_CONNECTION[props.kind]);
+  const [, testUnsaved] = useMutation(TEST_UNSAVED[props.kind]);
+  const [testOutcome, setTestOutcome] = useState<TestOutcomeState>();
   const [isSaving, setSaving] = useState(false);
   const [{ data: groupChoices }] = useQuery({ query: GROUP_CHOICES });
   const groups = groupChoices?.connectionGroups ?? [];
@@ -138,6 +196,8 @@ export function ConnectionForm(props: {
   };
   const set = <K extends keyof ConnectionDraft>(field: K, value: ConnectionDraft[K]) => {
     setDraft((d) => ({ ...d, [field]: value }));
+    // A Test answered for other values no longer holds.
+    setTestOutcome(undefined);
     setServerProblems(({ [field]: _, ...rest }) => rest);
   };
   const text = (
@@ -147,6 +207,7 @@ export function ConnectionForm(props: {
       | "username"
       | "tokenId"
       | "lightPollSeconds"
+      | "syncIntervalSeconds"
       | (typeof REQUEST_LIMIT_FIELDS)[number],
     label: string,
     hint?: string,
@@ -167,16 +228,20 @@ export function ConnectionForm(props: {
     </FormField>
   );
 
+  const runTest = async () => {
+    setTouched(CHECKED_FIELDS);
+    if (Object.keys(own).length > 0) return;
+    setTestOutcome({ pending: true });
+    const result = await testUnsaved({ input: inputFromDraft(draft) });
+    const outcome = result.data?.result;
+    const found = problemsOfAnswer(result);
+    setServerProblems(found ? problemsByField(found, SHOWN_FIELDS) : {});
+    setTestOutcome(!found && outcome && "data" in outcome ? outcome.data : undefined);
+  };
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setTouched({
-      name: true,
-      url: true,
-      username: true,
-      secret: true,
-      maxConcurrentRequests: true,
-      maxRequestsPerNode: true,
-    });
+    setTouched(CHECKED_FIELDS);
     if (Object.keys(own).length > 0) return;
     setSaving(true);
     // Without any group to choose there is nothing to set: the connection's groups stay.
@@ -185,8 +250,8 @@ export function ConnectionForm(props: {
     setSaving(false);
     const outcome = result.data?.result;
     const found = problemsOfAnswer(result);
-    if (found) setServerProblems(problemsByField(found, SHOWN_FIELDS));
-    else if (outcome && "data" in outcome) props.onSaved(outcome.data);
+    setServerProblems(found ? problemsByField(found, SHOWN_FIELDS) : {});
+    if (!found && outcome && "data" in outcome) props.onSaved(outcome.data);
   };
 
   const kindLabel = t(`source.${props.kind}`);
@@ -210,8 +275,8 @@ export function ConnectionForm(props: {
       {text(
         "url",
         t("settings.field.url"),
-        t("settings.hint.url"),
-        props.kind === "PROXMOX" ? "https://pve.example:8006" : "https://vcd.example",
+        addressHint(props.kind),
+        connectionExample(props.kind).url,
       )}
       {text(
         "username",
@@ -221,11 +286,7 @@ export function ConnectionForm(props: {
           : props.kind === "PROXMOX"
             ? t("settings.hint.pveUsername")
             : undefined,
-        props.kind === "VCD"
-          ? "hyperlens@acme"
-          : props.kind === "PROXMOX"
-            ? "hyperlens@pve"
-            : "hyperlens@vsphere.local",
+        connectionExample(props.kind).username,
       )}
       {props.kind === "PROXMOX" &&
         text("tokenId", t("settings.field.tokenId"), t("settings.hint.tokenId"))}
@@ -277,6 +338,11 @@ export function ConnectionForm(props: {
           t("settings.field.maxRequestsPerNode"),
           t("settings.hint.maxRequestsPerNode"),
         )}
+      {text(
+        "syncIntervalSeconds",
+        t("settings.field.syncIntervalSeconds"),
+        t("settings.hint.syncIntervalSeconds"),
+      )}
       <label className="check">
         <input
           type="checkbox"
@@ -321,14 +387,26 @@ export function ConnectionForm(props: {
           {message}
         </p>
       ))}
+      <TestOutcome state={testOutcome} />
       <div className="actions">
         <button type="submit" className="primary" disabled={isSaving}>
           {t("common.save")}
+        </button>
+        <button
+          type="button"
+          aria-describedby={`${prefix}-test-hint`}
+          disabled={testOutcome !== undefined && "pending" in testOutcome}
+          onClick={() => void runTest()}
+        >
+          {t("settings.testUnsaved")}
         </button>
         <button type="button" onClick={props.onCancel}>
           {t("common.cancel")}
         </button>
       </div>
+      <small id={`${prefix}-test-hint`} className="muted">
+        {t("settings.hint.testUnsaved")}
+      </small>
     </form>
   );
 }

@@ -17,6 +17,7 @@ const draft: ConnectionDraft = {
   verifyTls: true,
   isProvider: false,
   isActive: true,
+  syncIntervalSeconds: "900",
   maxConcurrentRequests: "16",
   maxRequestsPerNode: "2",
   loadedLimits: { maxConcurrentRequests: "16", maxRequestsPerNode: "2" },
@@ -78,6 +79,21 @@ describe("validateDraft", () => {
     expect(validateDraft({ ...draft, maxConcurrentRequests: " 8 " })).toEqual({});
     // Director and vCenter have no such fields in the form.
     expect(validateDraft({ ...draft, kind: "VCENTER", maxRequestsPerNode: "" })).toEqual({});
+  });
+
+  it("wants the sync interval as whole seconds from 60 to a week, as the server does, for every kind", () => {
+    for (const bad of ["59", "604801", "90.5", "", "15m"]) {
+      for (const kind of ["PROXMOX", "VCD", "VCENTER"] as const) {
+        expect(
+          validateDraft({ ...draft, kind, syncIntervalSeconds: bad }).syncIntervalSeconds,
+        ).toBe("settings.problem.syncInterval");
+      }
+    }
+    expect(validateDraft({ ...draft, syncIntervalSeconds: " 60 " })).toEqual({});
+    expect(validateDraft({ ...draft, syncIntervalSeconds: "604800" })).toEqual({});
+    expect(inputFromDraft({ ...draft, syncIntervalSeconds: " 3600 " })).toMatchObject({
+      syncIntervalSeconds: 3600,
+    });
   });
 
   it("sends a request limit only when it was changed, so a default is not stored as set", () => {

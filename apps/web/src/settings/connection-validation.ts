@@ -28,6 +28,8 @@ export interface ConnectionDraft {
   verifyTls: boolean;
   isProvider: boolean;
   isActive: boolean;
+  /** Seconds between scheduled syncs, as typed (60 to a week, as the server checks). */
+  syncIntervalSeconds: string;
   /** Proxmox: requests at once per connection, as typed (docs/behaviour.md §3.7). */
   maxConcurrentRequests: string;
   /** Proxmox: requests at once per node, as typed. */
@@ -53,6 +55,19 @@ export const REQUEST_LIMIT_FIELDS: readonly RequestLimitField[] = [
 function isRequestLimit(typed: string): boolean {
   const text = typed.trim();
   return /^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= 16;
+}
+
+/** The scheduled-sync interval's bounds, in seconds, as the server checks them. */
+export const SYNC_INTERVAL_SECONDS = { min: 60, max: 7 * 24 * 3600, default: 900 } as const;
+
+/** An interval is a whole number of seconds within the bounds. */
+function isSyncInterval(typed: string): boolean {
+  const text = typed.trim();
+  return (
+    /^\d+$/.test(text) &&
+    Number(text) >= SYNC_INTERVAL_SECONDS.min &&
+    Number(text) <= SYNC_INTERVAL_SECONDS.max
+  );
 }
 
 /** Problems by field: message keys from the form's own checks. */
@@ -88,6 +103,8 @@ export function validateDraft(draft: ConnectionDraft): DraftProblems {
   if (!isLightPollSeconds(draft.lightPollSeconds)) {
     problems.lightPollSeconds = "settings.problem.lightPollSeconds";
   }
+  if (!isSyncInterval(draft.syncIntervalSeconds))
+    problems.syncIntervalSeconds = "settings.problem.syncInterval";
   if (!draft.secret && !keepsStoredSecret(draft)) {
     problems.secret = draft.storedSecretFor
       ? "settings.problem.secretAgain"
@@ -149,6 +166,7 @@ export interface ConnectionInput {
   caPem: string | null;
   verifyTls: boolean;
   isActive: boolean;
+  syncIntervalSeconds: number;
   tokenId?: string | null;
   isProvider?: boolean;
   maxConcurrentRequests?: number;
@@ -166,6 +184,7 @@ export function inputFromDraft(draft: ConnectionDraft): ConnectionInput {
     verifyTls: draft.verifyTls,
     isActive: draft.isActive,
     lightPollSeconds: Number(draft.lightPollSeconds.trim()),
+    syncIntervalSeconds: Number(draft.syncIntervalSeconds.trim()),
   };
   if (draft.id) input.id = draft.id;
   if (draft.secret) input.secret = draft.secret;

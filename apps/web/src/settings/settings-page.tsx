@@ -25,6 +25,7 @@ function ConnectionsTab(props: {
 }) {
   const canManage = props.viewer.capabilities.includes(MANAGE_CAPABILITY[props.kind]);
   const list = props.connections.filter((c) => c.kind === props.kind);
+  const [saves, setSaves] = useState<Record<string, number>>({});
   return (
     <>
       {canManage && props.editing === undefined && (
@@ -37,7 +38,8 @@ function ConnectionsTab(props: {
           key={props.editing === "new" ? "new" : props.editing.id}
           kind={props.kind}
           connection={props.editing === "new" ? undefined : props.editing}
-          onSaved={() => {
+          onSaved={(saved) => {
+            setSaves((n) => ({ ...n, [saved.id]: (n[saved.id] ?? 0) + 1 }));
             props.onEditing(undefined);
             props.onChanged();
           }}
@@ -47,7 +49,8 @@ function ConnectionsTab(props: {
       {list.length === 0 && <p className="muted">{t("settings.noConnections")}</p>}
       {list.map((connection) => (
         <ConnectionCard
-          key={connection.id}
+          // A saved edit starts the card afresh: a Test result or error of before no longer holds.
+          key={`${connection.id}:${saves[connection.id] ?? 0}`}
           connection={connection}
           connections={props.connections}
           canManage={canManage}

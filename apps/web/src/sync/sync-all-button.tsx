@@ -1,13 +1,12 @@
 import { t } from "../i18n/i18n.ts";
 import type { Connection } from "../settings/connection-fields.ts";
 import { useSync } from "./sync-context.tsx";
+import { isAnyRunning } from "./sync-progress.ts";
 
 /** Syncs every active connection; absent for a viewer who may not start syncs (no RUN_SYNC). */
 export function SyncAllButton(props: { connections: readonly Connection[] }) {
   const { syncAll, progress, canSync } = useSync();
-  const isRunning = Object.values(progress).some(
-    (p) => p.status === "running" || p.status === "starting",
-  );
+  const isRunning = isAnyRunning(progress);
   const active = props.connections.filter((c) => c.isActive).map((c) => c.id);
   if (!canSync) return null;
   return (

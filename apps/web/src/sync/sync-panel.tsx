@@ -4,7 +4,7 @@ import type { Connection } from "../settings/connection-fields.ts";
 import { Badge } from "../ui/badge.tsx";
 import { failureText } from "./failure-text.ts";
 import { useSync } from "./sync-context.tsx";
-import { type ConnectionProgress, progressTone } from "./sync-progress.ts";
+import { type ConnectionProgress, finishedNote, progressTone } from "./sync-progress.ts";
 
 function statusText(p: ConnectionProgress): string {
   if (p.status === "failed") return t("sync.failed");
@@ -22,6 +22,7 @@ function ProgressItem(props: { progress: ConnectionProgress; name: string }) {
   const { progress: p } = props;
   const locale = currentLanguage();
   const skipped = p.lists.filter((l) => l.status !== "ok");
+  const note = finishedNote(p);
   return (
     <li className="sync-item" data-connection={props.name}>
       <div>
@@ -58,7 +59,7 @@ function ProgressItem(props: { progress: ConnectionProgress; name: string }) {
           {failureText(p.errorClass, p.message)}
         </div>
       )}
-      {p.status === "finished" && p.message && <div className="muted">{p.message}</div>}
+      {note && <div className="muted">{note}</div>}
       {p.cooldown && (
         <div className="muted">
           {t("sync.cooldown", {

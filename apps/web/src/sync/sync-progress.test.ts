@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   applyProgress,
+  finishedNote,
   isSettled,
   markRecent,
   markStarting,
@@ -30,6 +31,13 @@ const counts = { added: 3, changed: 0, removed: 0, restored: 0, unchanged: 1, se
 
 function fold(events: Partial<ProgressEvent>[]): ProgressState {
   return events.reduce<ProgressState>((s, e) => applyProgress(s, { ...base, ...e }), {});
+}
+
+/** The closing note of connection C1's sync. */
+function noteOf(state: ProgressState): string | null {
+  const progress = state.C1;
+  if (!progress) throw new Error("C1 has no progress");
+  return finishedNote(progress);
 }
 
 describe("sync progress", () => {
@@ -92,6 +100,18 @@ describe("sync progress", () => {
     expect(state.C1).toMatchObject({ status: "recent", outcome: "SUCCESS", cooldown });
     expect(isSettled(state)).toBe(false);
     expect(isSettled(markRecent(state, "C2", { outcome: "FAILED", cooldown }))).toBe(true);
+  });
+
+  it("shows the counts once: the server's closing message, which repeats them, only when no counts came", () => {
+    const message = "4 guests seen: 3 added, 0 changed, 0 restored, 0 removed, 1 unchanged.";
+    const counted = fold([
+      { type: "started" },
+      { type: "finished", outcome: "SUCCESS", counts, message },
+    ]);
+    expect(counted.C1?.counts).toEqual(counts);
+    expect(noteOf(counted)).toBeNull();
+    const bare = fold([{ type: "started" }, { type: "finished", outcome: "SUCCESS", message }]);
+    expect(noteOf(bare)).toBe(message);
   });
 
   it("ignores event types it does not know", () => {

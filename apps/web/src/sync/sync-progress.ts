@@ -170,6 +170,21 @@ export function progressTone(progress: ConnectionProgress): Tone {
   return tone;
 }
 
+/**
+ * The server's closing message to show under a finished sync, or null. Its message repeats the
+ * counts (and the skipped lists and guard) the panel already shows, so it is shown only for a run
+ * that reported no counts.
+ */
+export function finishedNote(progress: ConnectionProgress): string | null {
+  if (progress.status !== "finished" || progress.counts) return null;
+  return progress.message;
+}
+
+/** True while any sync is starting or running (Sync is disabled meanwhile). */
+export function isAnyRunning(state: ProgressState): boolean {
+  return Object.values(state).some((p) => p.status === "running" || p.status === "starting");
+}
+
 /** True once every tracked sync has ended. */
 export function isSettled(state: ProgressState): boolean {
   const entries = Object.values(state);

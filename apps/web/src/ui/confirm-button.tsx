@@ -5,8 +5,8 @@ import { t } from "../i18n/i18n.ts";
 export function ConfirmButton(props: {
   label: string;
   question: string;
-  /** The confirming button's text; "Yes, delete" by default. */
-  confirmLabel?: string;
+  /** The confirming button's text, naming the action ("Yes, revoke"), never a generic default. */
+  confirmLabel: string;
   onConfirm: () => void;
 }) {
   const [isAsking, setAsking] = useState(false);
@@ -28,7 +28,7 @@ export function ConfirmButton(props: {
           props.onConfirm();
         }}
       >
-        {props.confirmLabel ?? t("common.confirmYes")}
+        {props.confirmLabel}
       </button>{" "}
       <button type="button" onClick={() => setAsking(false)}>
         {t("common.cancel")}

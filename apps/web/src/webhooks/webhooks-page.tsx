@@ -173,6 +173,7 @@ function EndpointCard(props: {
           <ConfirmButton
             label={t("common.delete")}
             question={t("webhooks.deleteQuestion", { url: endpoint.url })}
+            confirmLabel={t("common.confirmYes")}
             onConfirm={async () => {
               const answer = await remove({ id: endpoint.id });
               setProblem(answer.error?.message);
