@@ -85,6 +85,7 @@ function unsavedConnection(kind: ConnectionKind): Connection {
     createdAt: now,
     updatedAt: now,
     lastSyncAt: null,
+    lastLightPollAt: null,
     lastSyncOutcome: null,
     lastSyncMessage: null,
     lastSyncCounts: null,
