@@ -224,6 +224,39 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await drawer.waitFor({ state: "detached" });
   });
 
+  test("the drawer opens a Proxmox guest in Proxmox VE and copies its ids (docs/behaviour.md §9.42)", async () => {
+    const { connections } = await graphql<{ connections: { url: string }[] }>(
+      "{ connections(kind: PROXMOX) { url } }",
+    );
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const base = connections[0]?.url.replace(/\/+$/, "");
+    assert.match(base ?? "", /^https:\/\//, "the demo Proxmox connection is https");
+    const table = page.getByRole("table", { name: "Virtual machines and containers" });
+    const search = page.getByRole("searchbox", { name: "Search by name, IP or ID" });
+    for (const [name, href] of [
+      ["k8s-cp-01", `${base}/#v1:0:=qemu/110`],
+      ["dns-01", `${base}/#v1:0:=lxc/200`],
+    ] as const) {
+      await search.fill(name);
+      await page.getByText(/^1 guest /).waitFor();
+      await table.getByRole("button", { name }).click();
+      const drawer = page.getByRole("dialog", { name });
+      const link = drawer.getByRole("link", { name: "Open in Proxmox VE" });
+      assert.equal(await link.getAttribute("href"), href);
+      assert.equal(await link.getAttribute("target"), "_blank");
+      assert.equal(await link.getAttribute("rel"), "noopener noreferrer");
+      await drawer.getByRole("button", { name: /^Copy ID \d+$/ }).click();
+      await drawer.getByRole("status").filter({ hasText: "Copied" }).waitFor();
+      await drawer
+        .getByRole("button", { name: /^Copy MAC / })
+        .first()
+        .waitFor();
+      await drawer.getByRole("button", { name: "Close" }).first().click();
+      await drawer.waitFor({ state: "detached" });
+    }
+    await search.fill("");
+  });
+
   test("templates are left out until Show templates is ticked (docs/behaviour.md §6.4)", async () => {
     const table = page.getByRole("table", { name: "Virtual machines and containers" });
     const search = page.getByRole("searchbox", { name: "Search by name, IP or ID" });
