@@ -257,6 +257,65 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await search.fill("");
   });
 
+  test("the drawer opens a vCenter VM in the vSphere Client and a Director VM in its tenant portal (docs/behaviour.md §9.42)", async () => {
+    type Vms = {
+      virtualMachines: {
+        edges: {
+          node: {
+            name: string;
+            urn: string;
+            details: { vcd: { vdcHref: string } };
+            location: { orgName: string };
+            connection: { url: string };
+          };
+        }[];
+      };
+    };
+    const { virtualMachines } = await graphql<Vms>(
+      `{ virtualMachines(first: 1, filter: { source: VCD }) { edges { node { name
+         ... on VcdVm { urn } details location { orgName } connection { url } } } } }`,
+    );
+    const { connections } = await graphql<{ connections: { url: string }[] }>(
+      "{ connections(kind: VCENTER) { url } }",
+    );
+    const vcd = virtualMachines.edges[0]?.node;
+    assert.ok(vcd, "the demo Director has a VM");
+    const vdcUuid = vcd.details.vcd.vdcHref.split("/").at(-1);
+    const vcdBase = vcd.connection.url.replace(/\/+$/, "");
+    const vcBase = connections[0]?.url.replace(/\/+$/, "");
+    const table = page.getByRole("table", { name: "Virtual machines and containers" });
+    const search = page.getByRole("searchbox", { name: "Search by name, IP or ID" });
+    // Both are named db-01: the Source cell tells when the table shows the one searched for.
+    for (const [query, name, source, ui, href] of [
+      [
+        "vm-1051",
+        "db-01",
+        "vCenter",
+        "vSphere Client",
+        `${vcBase}/ui/#?extensionId=vsphere.core.search.domainView&query=db-01`,
+      ],
+      [
+        vcd.urn,
+        vcd.name,
+        "Cloud Director",
+        "Cloud Director",
+        `${vcdBase}/tenant/${vcd.location.orgName}/vdcs/${vdcUuid}/vm/${vcd.urn}/general`,
+      ],
+    ] as const) {
+      await search.fill(query);
+      await page.getByText(/^1 guest /).waitFor();
+      const row = table.getByRole("row").nth(1);
+      await row.getByRole("cell", { name: source, exact: true }).waitFor();
+      await row.getByRole("button", { name }).click();
+      const drawer = page.getByRole("dialog", { name });
+      const link = drawer.getByRole("link", { name: `Open in ${ui}` });
+      assert.equal(await link.getAttribute("href"), href);
+      await drawer.getByRole("button", { name: "Close" }).first().click();
+      await drawer.waitFor({ state: "detached" });
+    }
+    await search.fill("");
+  });
+
   test("templates are left out until Show templates is ticked (docs/behaviour.md §6.4)", async () => {
     const table = page.getByRole("table", { name: "Virtual machines and containers" });
     const search = page.getByRole("searchbox", { name: "Search by name, IP or ID" });
