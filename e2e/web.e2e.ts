@@ -224,6 +224,98 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await drawer.waitFor({ state: "detached" });
   });
 
+  test("the drawer opens a Proxmox guest in Proxmox VE and copies its ids (docs/behaviour.md §9.42)", async () => {
+    const { connections } = await graphql<{ connections: { url: string }[] }>(
+      "{ connections(kind: PROXMOX) { url } }",
+    );
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const base = connections[0]?.url.replace(/\/+$/, "");
+    assert.match(base ?? "", /^https:\/\//, "the demo Proxmox connection is https");
+    const table = page.getByRole("table", { name: "Virtual machines and containers" });
+    const search = page.getByRole("searchbox", { name: "Search by name, IP or ID" });
+    for (const [name, href] of [
+      ["k8s-cp-01", `${base}/#v1:0:=qemu/110`],
+      ["dns-01", `${base}/#v1:0:=lxc/200`],
+    ] as const) {
+      await search.fill(name);
+      await page.getByText(/^1 guest /).waitFor();
+      await table.getByRole("button", { name }).click();
+      const drawer = page.getByRole("dialog", { name });
+      const link = drawer.getByRole("link", { name: "Open in Proxmox VE" });
+      assert.equal(await link.getAttribute("href"), href);
+      assert.equal(await link.getAttribute("target"), "_blank");
+      assert.equal(await link.getAttribute("rel"), "noopener noreferrer");
+      await drawer.getByRole("button", { name: /^Copy ID \d+$/ }).click();
+      await drawer.getByRole("status").filter({ hasText: "Copied" }).waitFor();
+      await drawer
+        .getByRole("button", { name: /^Copy MAC / })
+        .first()
+        .waitFor();
+      await drawer.getByRole("button", { name: "Close" }).first().click();
+      await drawer.waitFor({ state: "detached" });
+    }
+    await search.fill("");
+  });
+
+  test("the drawer opens a vCenter VM in the vSphere Client and a Director VM in its tenant portal (docs/behaviour.md §9.42)", async () => {
+    type Vms = {
+      virtualMachines: {
+        edges: {
+          node: {
+            name: string;
+            urn: string;
+            details: { vcd: { vdcHref: string } };
+            location: { orgName: string };
+            connection: { url: string };
+          };
+        }[];
+      };
+    };
+    const { virtualMachines } = await graphql<Vms>(
+      `{ virtualMachines(first: 1, filter: { source: VCD }) { edges { node { name
+         ... on VcdVm { urn } details location { orgName } connection { url } } } } }`,
+    );
+    const { connections } = await graphql<{ connections: { url: string }[] }>(
+      "{ connections(kind: VCENTER) { url } }",
+    );
+    const vcd = virtualMachines.edges[0]?.node;
+    assert.ok(vcd, "the demo Director has a VM");
+    const vdcUuid = vcd.details.vcd.vdcHref.split("/").at(-1);
+    const vcdBase = vcd.connection.url.replace(/\/+$/, "");
+    const vcBase = connections[0]?.url.replace(/\/+$/, "");
+    const table = page.getByRole("table", { name: "Virtual machines and containers" });
+    const search = page.getByRole("searchbox", { name: "Search by name, IP or ID" });
+    // Both are named db-01: the Source cell tells when the table shows the one searched for.
+    for (const [query, name, source, ui, href] of [
+      [
+        "vm-1051",
+        "db-01",
+        "vCenter",
+        "vSphere Client",
+        `${vcBase}/ui/#?extensionId=vsphere.core.search.domainView&query=db-01`,
+      ],
+      [
+        vcd.urn,
+        vcd.name,
+        "Cloud Director",
+        "Cloud Director",
+        `${vcdBase}/tenant/${vcd.location.orgName}/vdcs/${vdcUuid}/vm/${vcd.urn}/general`,
+      ],
+    ] as const) {
+      await search.fill(query);
+      await page.getByText(/^1 guest /).waitFor();
+      const row = table.getByRole("row").nth(1);
+      await row.getByRole("cell", { name: source, exact: true }).waitFor();
+      await row.getByRole("button", { name }).click();
+      const drawer = page.getByRole("dialog", { name });
+      const link = drawer.getByRole("link", { name: `Open in ${ui}` });
+      assert.equal(await link.getAttribute("href"), href);
+      await drawer.getByRole("button", { name: "Close" }).first().click();
+      await drawer.waitFor({ state: "detached" });
+    }
+    await search.fill("");
+  });
+
   test("templates are left out until Show templates is ticked (docs/behaviour.md §6.4)", async () => {
     const table = page.getByRole("table", { name: "Virtual machines and containers" });
     const search = page.getByRole("searchbox", { name: "Search by name, IP or ID" });

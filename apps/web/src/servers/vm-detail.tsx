@@ -5,11 +5,13 @@ import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { formatBytes, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
+import { CopyButton } from "../ui/copy-button.tsx";
 import { Drawer } from "../ui/drawer.tsx";
 import { powerTone } from "../ui/tone.ts";
 import { type CrossSourceFields, crossSourceText } from "./cross-source-text.ts";
 import { GuestValues, GuestValuesFields } from "./guest-values.tsx";
 import { locationText } from "./location-text.ts";
+import { directorVmUrl, proxmoxGuestUrl, vsphereVmUrl } from "./source-links.ts";
 import { type VmRow, VmRowFields } from "./vm-row.ts";
 
 const VmDetailFields = graphql(
@@ -26,8 +28,10 @@ const VmDetailFields = graphql(
       lastConfirmedAt
     }
     history(first: 50) { at type changes }
-    ... on VcdVm { backingVm { id name connection { name } } }
-    ... on VcenterVm { backedDirectorVm { id name connection { name } } }
+    connection { url }
+    ... on ProxmoxGuest { vmid guestType }
+    ... on VcdVm { urn backingVm { id name connection { name } } }
+    ... on VcenterVm { moref backedDirectorVm { id name connection { name } } }
   }
 `,
   [VmRowFields, GuestValuesFields],
@@ -60,7 +64,7 @@ function Facts(props: { vm: VmDetail }) {
     ["servers.column.memory", formatBytes(locale, vm.memoryBytes)],
     ["servers.column.disk", formatBytes(locale, vm.diskTotalBytes)],
     ["detail.tags", vm.tags.join(", ") || "—"],
-    ...uuidRows(vm),
+    ...idRows(vm),
     ["detail.confirmation", t(`confirmation.${vm.confirmation}` as MessageKey)],
     ["detail.firstSeen", formatDateTime(locale, vm.firstSeenAt)],
     ["servers.column.lastSeen", formatDateTime(locale, vm.lastSeenAt)],
@@ -101,15 +105,73 @@ function GuestOs(props: { name: string | null; code: string | null }) {
   );
 }
 
-/** The BIOS and instance UUIDs the source reported; a row only for those it has. */
-function uuidRows(vm: VmDetail): [MessageKey, ReactNode][] {
-  const uuid = (value: string) => <span className="mono">{value}</span>;
-  return [
-    ...(vm.biosUuid ? [["detail.biosUuid", uuid(vm.biosUuid)] as [MessageKey, ReactNode]] : []),
-    ...(vm.instanceUuid
-      ? [["detail.instanceUuid", uuid(vm.instanceUuid)] as [MessageKey, ReactNode]]
-      : []),
+/** The source's own id (VMID, MoRef, URN) and the BIOS and instance UUIDs it reported, each with Copy. */
+function idRows(vm: VmDetail): [MessageKey, ReactNode][] {
+  const ids: [MessageKey, string | number | null | undefined][] = [
+    [
+      "detail.sourceId",
+      "vmid" in vm ? vm.vmid : "moref" in vm ? vm.moref : "urn" in vm ? vm.urn : null,
+    ],
+    ["detail.biosUuid", vm.biosUuid],
+    ["detail.instanceUuid", vm.instanceUuid],
   ];
+  return ids.flatMap(([label, id]): [MessageKey, ReactNode][] =>
+    id === null || id === undefined || id === ""
+      ? []
+      : [
+          [
+            label,
+            <CopyableValue
+              key={label}
+              value={String(id)}
+              label={t("detail.copyId", { value: id })}
+            />,
+          ],
+        ],
+  );
+}
+
+/** A value in monospace with its Copy button. */
+function CopyableValue(props: { value: string; label: string }) {
+  return (
+    <>
+      <span className="mono">{props.value}</span>{" "}
+      <CopyButton value={props.value} label={props.label} />
+    </>
+  );
+}
+
+/**
+ * "Open in Proxmox VE / vSphere Client / Cloud Director" (docs/behaviour.md §9.42): only for those
+ * shown the connection's address (§7.2), and only when the ids make a sure link.
+ */
+function SourceLink(props: { vm: VmDetail }) {
+  const { vm } = props;
+  const base = vm.connection.url;
+  const vdcHref = vcdDetail(vm.details, "vdcHref");
+  const [ui, href] =
+    "vmid" in vm
+      ? ["Proxmox VE", proxmoxGuestUrl(base, vm.guestType, vm.vmid)]
+      : "moref" in vm
+        ? ["vSphere Client", vsphereVmUrl(base, vm.moref, null, vm.name)]
+        : "urn" in vm
+          ? ["Cloud Director", directorVmUrl(base, vm.location.orgName, vdcHref, vm.urn)]
+          : [null, null];
+  if (ui === null || href === null) return null;
+  return (
+    <p>
+      <a href={href} target="_blank" rel="noopener noreferrer">
+        {t("detail.openIn", { ui })}
+      </a>
+    </p>
+  );
+}
+
+/** A string the Director adapter keeps under `details.vcd`, or null. */
+function vcdDetail(details: unknown, key: string): string | null {
+  const vcd = (details as { vcd?: Record<string, unknown> } | null)?.vcd;
+  const value = vcd?.[key];
+  return typeof value === "string" ? value : null;
 }
 
 function CrossSource(props: { vm: CrossSourceFields }) {
@@ -131,6 +193,7 @@ function Nics(props: { vm: VmDetail }) {
         {ip.address}
         {ip.prefixLength !== null ? `/${ip.prefixLength}` : ""}
       </span>{" "}
+      <CopyButton value={ip.address} label={t("detail.copyAddress", { value: ip.address })} />{" "}
       {ip.isAccepted && ip.address === props.vm.primaryAddress && (
         <>
           <Badge tone="ok">{t("detail.primary")}</Badge>{" "}
@@ -157,7 +220,12 @@ function Nics(props: { vm: VmDetail }) {
       {props.vm.nics.map((nic) => (
         <div key={nic.key} className="nic">
           <div>
-            <strong>{nic.label ?? nic.key}</strong> <span className="mono">{nic.mac ?? "—"}</span>{" "}
+            <strong>{nic.label ?? nic.key}</strong>{" "}
+            {nic.mac ? (
+              <CopyableValue value={nic.mac} label={t("detail.copyMac", { value: nic.mac })} />
+            ) : (
+              "—"
+            )}{" "}
             <span className="muted">
               {[nic.network, nic.model, nic.vlan !== null ? `VLAN ${nic.vlan}` : null]
                 .filter(Boolean)
@@ -240,6 +308,7 @@ export function VmDetailDrawer(props: { row: VmRow; onClose: () => void }) {
       {error && <p role="alert">{error.message}</p>}
       {vm && (
         <>
+          <SourceLink vm={vm} />
           <Facts vm={vm} />
           <CrossSource vm={vm} />
           <GuestValues vm={vm} />
