@@ -21,7 +21,7 @@ import { refreshStatistics } from "./refresh-statistics.ts";
 import { recordRunCounts } from "./run-counts.ts";
 import { commitWithFeed } from "./run-sync.ts";
 import { chunk } from "./sql.ts";
-import type { WriteContext } from "./write-context.ts";
+import { writeContextOf } from "./write-context.ts";
 import { writeRemovals } from "./write-removals.ts";
 import { VM_CHUNK_SIZE, writeVmChunk } from "./write-vms.ts";
 
@@ -175,20 +175,12 @@ export async function runLightPoll(options: RunLightPollOptions): Promise<LightP
       startedAt,
     },
   });
-  const ctx: WriteContext = {
-    connectionId,
-    source: options.source,
-    syncRunId: run.id,
-    now: startedAt,
-    previousSuccessAt: connection.lastSuccessAt,
-    onFeedAdvanced: () => {
-      try {
-        options.onFeedAdvanced?.();
-      } catch {
-        // The rows are committed either way.
-      }
-    },
-  };
+  const ctx = writeContextOf(
+    { id: run.id, connectionId, startedAt },
+    options.source,
+    connection.lastSuccessAt,
+    options.onFeedAdvanced,
+  );
   emit({ type: "started", connectionId, syncRunId: run.id, dryRun: false });
   emit({ type: "phase", phase: "reconciling" });
   let rowsWritten = 0;

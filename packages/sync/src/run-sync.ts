@@ -34,7 +34,7 @@ import { loadPrevious } from "./previous.ts";
 import { refreshStatistics } from "./refresh-statistics.ts";
 import { recordRunCounts } from "./run-counts.ts";
 import { chunk } from "./sql.ts";
-import type { WriteContext } from "./write-context.ts";
+import { type WriteContext, writeContextOf } from "./write-context.ts";
 import { writeRemovals } from "./write-removals.ts";
 import { countsOf, tallyOfPlan, tallyWrites, type WriteTally } from "./write-tally.ts";
 import { VM_CHUNK_SIZE, writeVmChunk } from "./write-vms.ts";
@@ -151,20 +151,12 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
     },
   });
   emit({ type: "started", connectionId, syncRunId: run.id, dryRun });
-  const ctx: WriteContext = {
-    connectionId,
-    source: options.source,
-    syncRunId: run.id,
-    now: startedAt,
-    previousSuccessAt: connection.lastSuccessAt,
-    onFeedAdvanced: () => {
-      try {
-        options.onFeedAdvanced?.();
-      } catch {
-        // A listener failing must not fail the sync: the rows are committed either way.
-      }
-    },
-  };
+  const ctx = writeContextOf(
+    { id: run.id, connectionId, startedAt },
+    options.source,
+    connection.lastSuccessAt,
+    options.onFeedAdvanced,
+  );
 
   try {
     emit({ type: "phase", phase: "reading" });
