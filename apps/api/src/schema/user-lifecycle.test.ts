@@ -227,11 +227,13 @@ describe("capabilities (docs/behaviour.md §7.8)", () => {
     const adminUuid = Buffer.from(adminId, "base64")
       .toString()
       .replace(/^User:/, "");
+    // One at a time: a second attempt started beside the first could reject before its
+    // expectation is attached, an unhandled rejection.
     for (const attempt of [
-      disableUser(life, commandLineActor(), adminUuid),
-      deleteUser(life, commandLineActor(), adminUuid),
+      () => disableUser(life, commandLineActor(), adminUuid),
+      () => deleteUser(life, commandLineActor(), adminUuid),
     ]) {
-      await expect(attempt).rejects.toThrow("last enabled administrator");
+      await expect(attempt()).rejects.toThrow("last enabled administrator");
     }
     expect(await isSignedIn(admin)).toBe(true);
 
