@@ -41,12 +41,11 @@ COPY packages/vcenter/package.json packages/vcenter/
 # holds only as @prisma/client's optional peers, and two optional type/edge packages. The client's
 # runtime ships a WASM engine and compiler for every database and every platform: the server loads
 # only the PostgreSQL query compiler (engineType "client"), so the others, the source maps and the
-# type declarations go (~70 MB). GraphiQL's page is bundled into dist/web by Vite, so its packages
-# (Monaco alone is 101 MB) go too. The container test (scripts/image-test.sh) starts what is left.
-RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund \
+# type declarations go (~70 MB). Only the server's workspace is installed: the web app and its
+# GraphiQL page are bundled into dist/web by Vite, so React, urql and Monaco (101 MB) stay out.
+# The container test (scripts/image-test.sh) starts what is left.
+RUN npm ci --omit=dev --omit=optional --ignore-scripts --no-audit --no-fund --workspace @hyperlens/api \
   && rm -rf node_modules/@hyperlens node_modules/.bin \
-    node_modules/graphiql node_modules/@graphiql node_modules/graphiql-explorer \
-    node_modules/monaco-editor node_modules/monaco-graphql \
     node_modules/@prisma/client/runtime/query_engine_bg.* \
     node_modules/@prisma/client/runtime/query_compiler_bg.cockroachdb.* \
     node_modules/@prisma/client/runtime/query_compiler_bg.mysql.* \
