@@ -14,7 +14,26 @@ describe("configuration", () => {
     expect(config.database).toEqual({
       kind: "postgres",
       url: "postgresql://postgres@127.0.0.1:5432/test",
+      pool: { size: 10, timeoutMs: 5_000 },
     });
+  });
+
+  it("sizes each replica's PostgreSQL pool from HYPERLENS_DATABASE_POOL_*", () => {
+    const config = loadConfig({
+      DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/test",
+      HYPERLENS_DATABASE_POOL_SIZE: "25",
+      HYPERLENS_DATABASE_POOL_TIMEOUT_SECONDS: "0",
+    });
+    expect(config.database).toMatchObject({ pool: { size: 25, timeoutMs: 0 } });
+  });
+
+  it("refuses a pool size out of range and Prisma's pool parameters in the URL", () => {
+    expect(() => loadConfig({ HYPERLENS_DATABASE_POOL_SIZE: "0" })).toThrow(
+      /HYPERLENS_DATABASE_POOL_SIZE.*between 1 and 1000/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: "postgresql://db:5432/hyperlens?connection_limit=40" }),
+    ).toThrow(/connection_limit and pool_timeout are not read from the URL/);
   });
 
   it("lists every wrong variable in one message", () => {

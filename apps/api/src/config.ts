@@ -1,6 +1,7 @@
 // Configuration from the environment, validated once at start-up. Every problem is listed in one
 // message; secret values are checked for shape and never echoed.
 import path from "node:path";
+import { DEFAULT_POSTGRES_POOL, type PostgresPool } from "@hyperlens/db";
 import { z } from "zod";
 import { type Cidr, parseCidrList } from "./http/client-address.ts";
 import { publicUrlSetting } from "./http/public-url.ts";
@@ -60,6 +61,11 @@ const postgresUrl = z
       return false;
     }
   }, "must be a URL like postgresql://user@host:5432/database")
+  // Prisma's own pool parameters are not read by the driver Hyperlens uses: said, not ignored.
+  .refine(
+    (value) => !/[?&](connection_limit|pool_timeout)=/.test(value),
+    "connection_limit and pool_timeout are not read from the URL; set HYPERLENS_DATABASE_POOL_SIZE and HYPERLENS_DATABASE_POOL_TIMEOUT_SECONDS",
+  )
   .optional();
 
 const redisUrl = z
@@ -90,6 +96,13 @@ const schema = z.object({
   PORT: port.default(4000),
   HOST: z.string().min(1).default("localhost"),
   DATABASE_URL: postgresUrl,
+  HYPERLENS_DATABASE_POOL_SIZE: z.coerce
+    .number({ error: "must be a number of connections" })
+    .int("must be a whole number of connections")
+    .min(1, "must be between 1 and 1000")
+    .max(1000, "must be between 1 and 1000")
+    .default(DEFAULT_POSTGRES_POOL.size),
+  HYPERLENS_DATABASE_POOL_TIMEOUT_SECONDS: seconds(DEFAULT_POSTGRES_POOL.timeoutMs / 1000, 0, 3600),
   REDIS_URL: redisUrl,
   HYPERLENS_REDIS_PREFIX: z
     .string()
@@ -133,7 +146,9 @@ export interface Config {
   isProduction: boolean;
   port: number;
   host: string;
-  database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
+  database:
+    | { kind: "pglite"; dataDir: string }
+    | { kind: "postgres"; url: string; pool: PostgresPool };
   redisUrl: string | undefined;
   /** Put in front of every Redis channel, so installs (or test runs) sharing a Redis stay apart. */
   redisPrefix: string;
@@ -228,7 +243,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: c.PORT,
     host: c.HOST,
     database: c.DATABASE_URL
-      ? { kind: "postgres", url: c.DATABASE_URL }
+      ? {
+          kind: "postgres",
+          url: c.DATABASE_URL,
+          pool: {
+            size: c.HYPERLENS_DATABASE_POOL_SIZE,
+            timeoutMs: c.HYPERLENS_DATABASE_POOL_TIMEOUT_SECONDS * 1000,
+          },
+        }
       : { kind: "pglite", dataDir },
     redisUrl: c.REDIS_URL,
     redisPrefix: c.HYPERLENS_REDIS_PREFIX,

@@ -18,7 +18,18 @@ import { registerPgliteRawTransactions, registerPgRawTransactions } from "./raw-
 
 export type DatabaseTarget =
   | { kind: "pglite" /** a directory, or "memory://" */; dataDir: string }
-  | { kind: "postgres"; url: string };
+  | { kind: "postgres"; url: string; pool?: PostgresPool };
+
+/** One replica's connections to PostgreSQL (docs/operations.md, "PostgreSQL connections"). */
+export interface PostgresPool {
+  /** Connections this process opens at most. */
+  size: number;
+  /** How long a query waits for a free connection before it fails, in ms; 0 waits for ever. */
+  timeoutMs: number;
+}
+
+/** The pool when none is configured: what HYPERLENS_DATABASE_POOL_* default to. */
+export const DEFAULT_POSTGRES_POOL: PostgresPool = { size: 10, timeoutMs: 5_000 };
 
 /** Observes every SQL statement sent, through Prisma or a raw transaction (tests count them). */
 export type QueryListener = (sql: string) => void;
@@ -162,9 +173,17 @@ async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Dat
   };
 }
 
-async function openPostgres(url: string, onQuery?: QueryListener): Promise<Database> {
+async function openPostgres(
+  url: string,
+  settings: PostgresPool,
+  onQuery?: QueryListener,
+): Promise<Database> {
   const { default: pg } = await import("pg");
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: settings.size,
+    connectionTimeoutMillis: settings.timeoutMs,
+  });
   // An idle client that loses its server must not crash the process.
   pool.on("error", () => {});
   // No JIT compilation: the planner prices the list's address search (an EXISTS inside an OR)
@@ -216,7 +235,7 @@ export async function openDatabase(
   const db =
     target.kind === "pglite"
       ? await openPglite(target.dataDir, options.onQuery)
-      : await openPostgres(target.url, options.onQuery);
+      : await openPostgres(target.url, target.pool ?? DEFAULT_POSTGRES_POOL, options.onQuery);
   try {
     await db.withExecutor((executor) => applyMigrations(executor));
   } catch (error) {

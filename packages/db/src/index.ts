@@ -3,7 +3,9 @@ export {
   type Database,
   DatabaseStartupError,
   type DatabaseTarget,
+  DEFAULT_POSTGRES_POOL,
   openDatabase,
+  type PostgresPool,
 } from "./database.ts";
 export * from "./generated/prisma/client.ts";
 export { escapeLikePattern } from "./like-pattern.ts";

@@ -28,6 +28,8 @@ export interface LightPollPlan {
   guard?: GuardDecision;
   /** Guests the guard held back. */
   heldBack: number;
+  /** The guests the guard held back, for the run's report. */
+  held: StoredListedState[];
 }
 
 function changesOf(guest: ListedGuest, stored: StoredListedState | undefined): ListedChange[] {
@@ -45,9 +47,14 @@ function changesOf(guest: ListedGuest, stored: StoredListedState | undefined): L
 
 /**
  * Compares a listing with the stored guests. Removal is judged only from a complete listing and
- * only when the guard (docs/behaviour.md §3.5) allows it, counted over every stored guest.
+ * only when the guard (docs/behaviour.md §3.5) allows it, counted over every stored guest:
+ * `known` of them live, when `stored` holds only the candidates (light-poll-candidates.ts).
  */
-export function planLightPoll(stored: StoredListedState[], listing: GuestListing): LightPollPlan {
+export function planLightPoll(
+  stored: StoredListedState[],
+  listing: GuestListing,
+  known = stored.filter((row) => !row.isRemoved).length,
+): LightPollPlan {
   const storedById = new Map(stored.map((row) => [row.externalId, row]));
   const listedIds = new Set<string>();
   const toRead: GuestToRead[] = [];
@@ -61,10 +68,13 @@ export function planLightPoll(stored: StoredListedState[], listing: GuestListing
     if (changes.length && guest.state !== undefined) toRead.push({ guest, changes });
   }
   // TRAP: docs/behaviour.md §8.8 — a listing that failed or stopped short removes nothing.
-  if (!listing.isComplete) return { toRead, removals: [], heldBack: 0 };
-  const known = stored.filter((row) => !row.isRemoved);
-  const missing = known.filter((row) => !listedIds.has(row.externalId));
-  const guard = decideGuard(known.length, known.length - missing.length);
-  if (!guard.allowsRemoval) return { toRead, removals: [], guard, heldBack: missing.length };
-  return { toRead, removals: missing, guard, heldBack: 0 };
+  if (!listing.isComplete) return { toRead, removals: [], heldBack: 0, held: [] };
+  const missing = stored.filter((row) => !row.isRemoved && !listedIds.has(row.externalId));
+  // TRAP: docs/behaviour.md §3.5 — counted over every live guest, not the candidates only, or a
+  // listing missing most guests would look like one missing all of the few compared.
+  const guard = decideGuard(known, known - missing.length);
+  if (!guard.allowsRemoval) {
+    return { toRead, removals: [], guard, heldBack: missing.length, held: missing };
+  }
+  return { toRead, removals: missing, guard, heldBack: 0, held: [] };
 }

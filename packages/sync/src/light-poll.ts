@@ -14,6 +14,7 @@ import { errorMessage } from "@hyperlens/shared";
 import { runOutcomeEvents } from "./feed-events.ts";
 import { fingerprintVm } from "./fingerprint.ts";
 import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
+import { readLightPollCandidates } from "./light-poll-candidates.ts";
 import { type LightPollPlan, planLightPoll, type StoredListedState } from "./light-poll-plan.ts";
 import { normalizeVm } from "./normalize.ts";
 import { classify, type PlannedWrite, SUPPRESSED_NAMES_CAP, type SuppressedItem } from "./plan.ts";
@@ -55,18 +56,6 @@ export interface LightPollResult {
   message: string;
 }
 
-const STORED_SELECT = {
-  id: true,
-  externalId: true,
-  listKey: true,
-  name: true,
-  state: true,
-  hostName: true,
-  fingerprint: true,
-  confirmation: true,
-  removedAt: true,
-} as const;
-
 function countsOf(listed: number, writes: PlannedWrite[], removed: number, rowsWritten: number) {
   const count = (change: string) => writes.filter((w) => w.change === change).length;
   const rewritten = writes.filter((w) => w.change !== "reconfirmed").length;
@@ -81,7 +70,7 @@ function countsOf(listed: number, writes: PlannedWrite[], removed: number, rowsW
   };
 }
 
-function guardItem(plan: LightPollPlan, missing: StoredListedState[]): SuppressedItem[] {
+function guardItem(plan: LightPollPlan): SuppressedItem[] {
   if (!plan.guard || plan.guard.allowsRemoval) return [];
   return [
     {
@@ -91,7 +80,7 @@ function guardItem(plan: LightPollPlan, missing: StoredListedState[]): Suppresse
       present: plan.guard.present,
       message: plan.guard.message ?? "",
       total: plan.heldBack,
-      items: missing
+      items: plan.held
         .slice(0, SUPPRESSED_NAMES_CAP)
         .map((row) => ({ externalId: row.externalId, name: row.name })),
     },
@@ -126,10 +115,9 @@ export async function runLightPoll(options: RunLightPollOptions): Promise<LightP
   try {
     listing = await options.list(signal);
     signal?.throwIfAborted();
-    stored = (
-      await prisma.virtualMachine.findMany({ where: { connectionId }, select: STORED_SELECT })
-    ).map(({ removedAt, ...row }) => ({ ...row, isRemoved: removedAt !== null }));
-    plan = planLightPoll(stored, listing);
+    const candidates = await readLightPollCandidates(prisma, connectionId, listing);
+    stored = candidates.stored;
+    plan = planLightPoll(stored, candidates.listing, candidates.known);
     if (plan.toRead.length)
       read = await options.readGuests(
         plan.toRead.map((t) => t.guest),
@@ -216,10 +204,7 @@ export async function runLightPoll(options: RunLightPollOptions): Promise<LightP
   await refreshStatistics(prisma, writes.length + plan.removals.length);
 
   const counts = countsOf(listed, writes, plan.removals.length, rowsWritten);
-  const missing = stored.filter(
-    (row) => !row.isRemoved && !listing.guests.some((g) => g.externalId === row.externalId),
-  );
-  const suppressed = plan.heldBack ? guardItem(plan, missing) : [];
+  const suppressed = plan.heldBack ? guardItem(plan) : [];
   const outcome = suppressed.length ? "PARTIAL" : "SUCCESS";
   const message =
     `Light poll: ${listed} guests listed, ${read.length} read: ${counts.added} added, ` +

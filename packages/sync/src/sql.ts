@@ -50,6 +50,7 @@ export function recordset<T>(
   params: Params,
   columns: Column<T>[],
   rows: T[],
+  alias = "r",
 ): { select: string; from: string } {
   const records = rows.map((row) =>
     Object.fromEntries(columns.map((c) => [c.name, c.value(row) ?? null])),
@@ -59,8 +60,8 @@ export function recordset<T>(
     .map((c) => `"${c.name}" ${c.cast === "jsonb" ? "jsonb" : "text"}`)
     .join(",");
   return {
-    select: columns.map((c) => `r."${c.name}"::${c.cast}`).join(","),
-    from: `jsonb_to_recordset(${placeholder}) AS r(${types})`,
+    select: columns.map((c) => `${alias}."${c.name}"::${c.cast}`).join(","),
+    from: `jsonb_to_recordset(${placeholder}) AS ${alias}(${types})`,
   };
 }
 
