@@ -296,8 +296,10 @@ async function attemptUnderLease(
         "Closed runs of a server that stopped",
       );
     }
-    const run = options.lightPoll ? runLightPollUnderLease : runUnderLease;
-    return { kind: "started", sync: run(services, syncs, connection, options, controller) };
+    const sync = options.lightPoll
+      ? runLightPollUnderLease(services, syncs, connection, controller)
+      : runUnderLease(services, syncs, connection, options, controller);
+    return { kind: "started", sync };
   } catch (error) {
     await releaseLease(prisma, id, syncs.holder).catch(() => {});
     throw error;

@@ -3,18 +3,15 @@
 // sync of the same connection, and only one replica polls it.
 import { randomUUID } from "node:crypto";
 import type { Connection } from "@hyperlens/db";
-import type { SyncProgressEvent } from "@hyperlens/shared";
 import { type LightPollResult, runLightPoll, type SyncResult } from "@hyperlens/sync";
 import type { AppServices } from "../context.ts";
 import { readConnectionSecret } from "../services/connections.ts";
 import { openHypervisorSession } from "../services/hypervisor-session.ts";
-import { releaseLease } from "./lease.ts";
-import { publishProgress } from "./progress-events.ts";
 import {
   type HeldLease,
+  progressPublisher,
   type StartedSync,
-  type SyncOptions,
-  startHeartbeat,
+  whileLeaseHeld,
 } from "./run-under-lease.ts";
 
 /** A light poll as a sync result: the run id is "" when the poll recorded no run. */
@@ -40,31 +37,12 @@ export function runLightPollUnderLease(
   services: AppServices,
   lease: HeldLease,
   connection: Connection,
-  _options: SyncOptions,
   controller: AbortController,
 ): StartedSync {
   const { prisma, logger } = services;
   const id = connection.id;
   const correlationId = randomUUID();
-  let announce: (id: string) => void = () => {};
-  const syncRunId = new Promise<string>((resolve) => {
-    announce = resolve;
-  });
-  const stopHeartbeat = startHeartbeat(services, lease, id, controller);
-  let runId: string | null = null;
-  const emit = (event: SyncProgressEvent) => {
-    if (event.type === "started") {
-      runId = event.syncRunId;
-      announce(runId);
-    }
-    publishProgress(services.events, {
-      connectionId: id,
-      syncRunId: runId,
-      at: new Date().toISOString(),
-      event,
-    });
-  };
-  const done = (async () => {
+  const poll = async (announce: (syncRunId: string) => void) => {
     const secret = await readConnectionSecret(prisma, services.secrets, id);
     const session = openHypervisorSession(services, connection, secret, correlationId);
     try {
@@ -78,7 +56,7 @@ export function runLightPollUnderLease(
         list: (signal) => reads.list(signal),
         readGuests: (guests, signal) => reads.readGuests(guests, signal),
         signal: controller.signal,
-        emit,
+        emit: progressPublisher(services, id, announce),
         onFeedAdvanced: () => services.events.publish("feed:advanced", { connectionId: id }),
         now: lease.now,
       });
@@ -98,15 +76,6 @@ export function runLightPollUnderLease(
       // TRAP: docs/behaviour.md §4 — Director/vCenter sessions are logged out after every read.
       await session.close();
     }
-  })().finally(async () => {
-    stopHeartbeat();
-    await releaseLease(prisma, id, lease.holder).catch((error: unknown) =>
-      logger.warn({ err: error, connectionId: id }, "Could not release the sync lease"),
-    );
-  });
-  return {
-    syncRunId: Promise.race([syncRunId, done.then((r) => r.syncRunId)]),
-    done,
-    isLightPoll: true,
   };
+  return { ...whileLeaseHeld(services, lease, id, controller, poll), isLightPoll: true };
 }

@@ -75,6 +75,55 @@ export function startHeartbeat(
   return () => clearInterval(timer);
 }
 
+/**
+ * What every run under a held lease shares: the heartbeat from the start, the run id once `run`
+ * announces it (or once the run ends without one), and the lease given back at the end.
+ */
+export function whileLeaseHeld(
+  services: AppServices,
+  lease: HeldLease,
+  connectionId: string,
+  controller: AbortController,
+  run: (announce: (syncRunId: string) => void) => Promise<SyncResult>,
+): Omit<StartedSync, "isLightPoll"> {
+  let announce: (id: string) => void = () => {};
+  const syncRunId = new Promise<string>((resolve) => {
+    announce = resolve;
+  });
+  const stopHeartbeat = startHeartbeat(services, lease, connectionId, controller);
+  const done = run(announce).finally(async () => {
+    stopHeartbeat();
+    await releaseLease(services.prisma, connectionId, lease.holder).catch((error: unknown) =>
+      services.logger.warn({ err: error, connectionId }, "Could not release the sync lease"),
+    );
+  });
+  return { syncRunId: Promise.race([syncRunId, done.then((r) => r.syncRunId)]), done };
+}
+
+/**
+ * Publishes a run's progress events, each with the run id once the run has started; `onStarted`
+ * is told that id first.
+ */
+export function progressPublisher(
+  services: AppServices,
+  connectionId: string,
+  onStarted: (syncRunId: string) => void,
+): (event: SyncProgressEvent) => void {
+  let runId: string | null = null;
+  return (event) => {
+    if (event.type === "started") {
+      runId = event.syncRunId;
+      onStarted(runId);
+    }
+    publishProgress(services.events, {
+      connectionId,
+      syncRunId: runId,
+      at: new Date().toISOString(),
+      event,
+    });
+  };
+}
+
 /** Runs the sync of a connection whose lease is held; releases the lease when it ends. */
 export function runUnderLease(
   services: AppServices,
@@ -85,31 +134,24 @@ export function runUnderLease(
 ): StartedSync {
   const { prisma, metrics } = services;
   const id = connection.id;
-  let announce: (id: string) => void = () => {};
-  const syncRunId = new Promise<string>((resolve) => {
-    announce = resolve;
-  });
-  const stopHeartbeat = startHeartbeat(services, lease, id, controller);
   const startedAt = performance.now();
   const correlationId = randomUUID();
   // At info a sync writes two lines, its start and its end with counts; its failed hypervisor
   // calls add theirs, the successful ones only at debug (docs/operations.md, "Log levels").
   const logger = services.logger.child({ connectionId: id, correlationId });
-  const done = (async () => {
-    const tracer = services.tracing?.tracer;
-    const span = tracer
-      ? startSyncSpan(tracer, {
-          connectionId: id,
-          kind: connection.kind,
-          trigger: options.trigger,
-          isDryRun: options.dryRun ?? false,
-          correlationId,
-        })
-      : undefined;
-    let runId: string | null = null;
-    const emit = (event: SyncProgressEvent) => {
-      if (event.type === "started") {
-        runId = event.syncRunId;
+  const syncRun = (announce: (syncRunId: string) => void) =>
+    (async () => {
+      const tracer = services.tracing?.tracer;
+      const span = tracer
+        ? startSyncSpan(tracer, {
+            connectionId: id,
+            kind: connection.kind,
+            trigger: options.trigger,
+            isDryRun: options.dryRun ?? false,
+            correlationId,
+          })
+        : undefined;
+      const emit = progressPublisher(services, id, (runId) => {
         logger.info(
           {
             syncRunId: runId,
@@ -127,46 +169,38 @@ export function runUnderLease(
             "Could not record the lease's run",
           ),
         );
-      }
-      publishProgress(services.events, {
-        connectionId: id,
-        syncRunId: runId,
-        at: new Date().toISOString(),
-        event,
       });
-    };
-    const running = runSync({
-      prisma,
-      connectionId: id,
-      source: connection.kind,
-      trigger: options.trigger,
-      dryRun: options.dryRun ?? false,
-      correlationId,
-      emit,
-      onFeedAdvanced: () => services.events.publish("feed:advanced", { connectionId: id }),
-      now: lease.now,
-      signal: controller.signal,
-      read: async (signal) => {
-        const secret = await readConnectionSecret(prisma, services.secrets, id);
-        const session = openHypervisorSession(services, connection, secret, correlationId, span);
-        try {
-          return await session.read(signal);
-        } finally {
-          // TRAP: docs/behaviour.md §4 — Director/vCenter sessions are logged out after a stopped sync too.
-          await session.close();
-        }
-      },
-    });
-    try {
-      const result = await running;
-      span?.finish(result);
-      return result;
-    } catch (error) {
-      span?.fail(error);
-      throw error;
-    }
-  })()
-    .then((result) => {
+      const running = runSync({
+        prisma,
+        connectionId: id,
+        source: connection.kind,
+        trigger: options.trigger,
+        dryRun: options.dryRun ?? false,
+        correlationId,
+        emit,
+        onFeedAdvanced: () => services.events.publish("feed:advanced", { connectionId: id }),
+        now: lease.now,
+        signal: controller.signal,
+        read: async (signal) => {
+          const secret = await readConnectionSecret(prisma, services.secrets, id);
+          const session = openHypervisorSession(services, connection, secret, correlationId, span);
+          try {
+            return await session.read(signal);
+          } finally {
+            // TRAP: docs/behaviour.md §4 — Director/vCenter sessions are logged out after a stopped sync too.
+            await session.close();
+          }
+        },
+      });
+      try {
+        const result = await running;
+        span?.finish(result);
+        return result;
+      } catch (error) {
+        span?.fail(error);
+        throw error;
+      }
+    })().then((result) => {
       const source = connection.kind;
       const seconds = (performance.now() - startedAt) / 1000;
       const isFailed = result.outcome === "FAILED" || result.outcome === "CANCELLED";
@@ -186,12 +220,6 @@ export function runUnderLease(
       metrics.syncRuns.inc({ source, outcome: result.outcome, trigger: options.trigger });
       if (result.guardFired) metrics.guardActivations.inc({ source });
       return result;
-    })
-    .finally(async () => {
-      stopHeartbeat();
-      await releaseLease(prisma, id, lease.holder).catch((error: unknown) =>
-        services.logger.warn({ err: error, connectionId: id }, "Could not release the sync lease"),
-      );
     });
-  return { syncRunId: Promise.race([syncRunId, done.then((r) => r.syncRunId)]), done };
+  return whileLeaseHeld(services, lease, id, controller, syncRun);
 }
