@@ -7,10 +7,10 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
-import { prepareDatabase } from "./bench-database.ts";
+import { startBenchServer } from "./bench-server.ts";
 import type { Figure } from "./figures.ts";
-import { type GraphqlCall, graphqlClient } from "./graphql-client.ts";
-import { type HyperlensProcess, startHyperlens } from "./hyperlens-process.ts";
+import type { GraphqlCall } from "./graphql-client.ts";
+import type { HyperlensProcess } from "./hyperlens-process.ts";
 import { proxmoxScenario } from "./proxmox-sync.ts";
 import { settings } from "./settings.ts";
 import { type SyncScenario, saveConnection, syncAndWait } from "./source-sync.ts";
@@ -84,17 +84,17 @@ async function startSide(
   scenario: SyncScenario,
   standin: StandinProcess,
 ): Promise<Side> {
-  const db = checkout
-    ? { ...preparePreviousDatabase(checkout), close: async () => {} }
-    : await prepareDatabase();
-  const env = checkout ? { ...db.env, HYPERLENS_MIGRATIONS_DIR: migrationsOf(checkout) } : db.env;
-  const server = await startHyperlens({
-    env,
-    runtime: settings.runtime,
-    logFile: `${db.dir}/hyperlens.log`,
-    checkout,
+  const previous = checkout
+    ? {
+        ...preparePreviousDatabase(checkout),
+        kind: settings.databaseUrl ? ("postgres" as const) : ("pglite" as const),
+        close: async () => {},
+      }
+    : undefined;
+  const { db, server, call, stop } = await startBenchServer({
+    ...(previous ? { db: previous } : {}),
+    ...(checkout ? { env: { HYPERLENS_MIGRATIONS_DIR: migrationsOf(checkout) }, checkout } : {}),
   });
-  const call = graphqlClient(server.url, db.token);
   const connectionId = await saveConnection(call, scenario, {
     ...scenario.connection(standin.url, standin.caPem),
     name: `bench-${label}`,
@@ -106,8 +106,7 @@ async function startSide(
     call,
     connectionId,
     async close() {
-      await server.stop();
-      await db.close();
+      await stop();
       rmSync(db.dir, { recursive: true, force: true });
     },
   };

@@ -3,7 +3,7 @@
 // connection and 2 per node, the others 4), again unchanged, and at concurrency 1 in the same run;
 // requests per sync; the most in flight (per node for Proxmox); the server's peak RSS.
 import type { ConnectionKind } from "@hyperlens/shared";
-import { prepareDatabase } from "./bench-database.ts";
+import { withBenchServer } from "./bench-server.ts";
 import {
   formatProfileSummary,
   type ProfileWindow,
@@ -12,8 +12,8 @@ import {
   summariseProfile,
 } from "./cpu-profile-summary.ts";
 import type { Figure } from "./figures.ts";
-import { type GraphqlCall, graphqlClient } from "./graphql-client.ts";
-import { startHyperlens } from "./hyperlens-process.ts";
+import type { GraphqlCall } from "./graphql-client.ts";
+import type { HyperlensProcess } from "./hyperlens-process.ts";
 import { settings } from "./settings.ts";
 import { type StandinOptions, type StandinStats, startStandin } from "./standin.ts";
 
@@ -97,16 +97,11 @@ export async function syncAndWait(call: GraphqlCall, connectionId: string) {
 /** Runs one scenario and returns its figures. */
 export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]> {
   const standin = await startStandin(scenario.standin);
-  const db = await prepareDatabase();
+  let profiled: [string, ProfileWindow][] = [];
   try {
-    let profiled: [string, ProfileWindow][] = [];
-    const server = await startHyperlens({
-      env: db.env,
-      runtime: settings.runtime,
-      logFile: `${db.dir}/hyperlens.log`,
-    });
-    try {
-      const call = graphqlClient(server.url, db.token);
+    const afterStop = (server: HyperlensProcess) =>
+      printProfile(scenario.name, server.cpuProfileFile(), profiled);
+    return await withBenchServer({ afterStop }, async ({ server, call }) => {
       const base = scenario.connection(standin.url, standin.caPem);
       const connect = (name: string, maxConcurrentRequests: number) =>
         saveConnection(call, scenario, { ...base, name, maxConcurrentRequests });
@@ -130,17 +125,9 @@ export async function benchSourceSync(scenario: SyncScenario): Promise<Figure[]>
         ["unchanged re-sync", unchanged.window],
       ];
       return syncFigures(scenario, { readyRssMb, atDefault, unchanged, atOne });
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\nHyperlens log:\n${server.logTail()}`, {
-        cause: error,
-      });
-    } finally {
-      await server.stop();
-      printProfile(scenario.name, server.cpuProfileFile(), profiled);
-    }
+    });
   } finally {
     standin.stop();
-    await db.close();
   }
 }
 

@@ -4,10 +4,8 @@
 // peak RSS under 400 MB on the embedded database and under 300 MB on PostgreSQL, and time linear
 // in guests, the time per guest at the largest size at most 1.2× that at the smallest.
 
-import { prepareDatabase } from "./bench-database.ts";
+import { withBenchServer } from "./bench-server.ts";
 import type { Figure } from "./figures.ts";
-import { graphqlClient } from "./graphql-client.ts";
-import { startHyperlens } from "./hyperlens-process.ts";
 import { proxmoxScenario } from "./proxmox-sync.ts";
 import { settings } from "./settings.ts";
 import { type SyncScenario, saveConnection, syncAndWait } from "./source-sync.ts";
@@ -31,15 +29,8 @@ interface ScaleRun {
 
 async function runAtScale(scenario: SyncScenario, guests: number): Promise<ScaleRun> {
   const standin = await startStandin(scenario.standin);
-  const db = await prepareDatabase();
   try {
-    const server = await startHyperlens({
-      env: db.env,
-      runtime: settings.runtime,
-      logFile: `${db.dir}/hyperlens.log`,
-    });
-    try {
-      const call = graphqlClient(server.url, db.token);
+    return await withBenchServer({}, async ({ server, call }) => {
       const readyRssMb = server.peakRssMb();
       const id = await saveConnection(call, scenario, {
         ...scenario.connection(standin.url, standin.caPem),
@@ -58,16 +49,9 @@ async function runAtScale(scenario: SyncScenario, guests: number): Promise<Scale
         peakRssMb: server.peakRssMb(),
         readyRssMb,
       };
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\nHyperlens log:\n${server.logTail()}`, {
-        cause: error,
-      });
-    } finally {
-      await server.stop();
-    }
+    });
   } finally {
     standin.stop();
-    await db.close();
   }
 }
 
