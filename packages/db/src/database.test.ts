@@ -93,6 +93,28 @@ describe("database", () => {
     },
   );
 
+  it.skipIf(!process.env.DATABASE_URL)(
+    "opens at most the configured pool's connections, and a query waits for one only so long",
+    async () => {
+      const small = await openDatabase({
+        kind: "postgres",
+        url: db.url ?? "",
+        pool: { size: 1, timeoutMs: 200 },
+      });
+      try {
+        // The one connection is busy for a second: a second query gives up after 200 ms.
+        const busy = small.withExecutor((e) => e.query("SELECT pg_sleep(1)"));
+        await expect(small.prisma.$queryRaw`SELECT 1`).rejects.toThrow(
+          /timeout exceeded when trying to connect/,
+        );
+        await busy;
+        await expect(small.prisma.$queryRaw`SELECT 1 AS one`).resolves.toEqual([{ one: 1 }]);
+      } finally {
+        await small.close();
+      }
+    },
+  );
+
   it.skipIf(Boolean(process.env.DATABASE_URL))(
     "samples a tenth of PostgreSQL's default rows when the embedded database analyses a table",
     async () => {
