@@ -1,4 +1,5 @@
-// axe-core in the page, when it is installed: serious and critical violations fail the run.
+// axe-core in the page: serious and critical violations fail the run. It is a devDependency, so
+// it is always installed; a run without it skips the checks locally and fails in CI (§9.55).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
@@ -22,6 +23,10 @@ const source = axeSource();
 
 /** True when axe-core can be loaded. */
 export const hasAxe = source !== undefined;
+
+// TRAP: docs/behaviour.md §9.55 — without this a CI run missing axe-core would pass every page unchecked.
+if (!hasAxe && process.env.CI)
+  throw new Error("axe-core is missing: CI checks every page with it (npm ci installs it).");
 
 /** Serious and critical axe violations on the current page, as readable lines. */
 export async function seriousViolations(page: Page): Promise<string[]> {

@@ -4,6 +4,7 @@ import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
 import { Badge } from "../ui/badge.tsx";
+import { Isolated } from "../ui/cut-text.tsx";
 import { missingReasonText } from "./missing-reason-text.ts";
 
 const ReportedValueFields = graphql(`
@@ -42,7 +43,7 @@ function ReportedValue(props: { value: Value }) {
   const locale = currentLanguage();
   return (
     <>
-      {value.value ?? "—"}
+      <Isolated dir="auto">{value.value ?? "—"}</Isolated>
       {value.notReportedSince && (
         <>
           {" "}

@@ -1,6 +1,7 @@
 import { formatBytes, formatCount, formatRelative } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
+import { CutText } from "../ui/cut-text.tsx";
 import { powerTone } from "../ui/tone.ts";
 import type { ColumnId } from "./columns.ts";
 import { locationText } from "./location-text.ts";
@@ -14,7 +15,7 @@ export function VmCell(props: { row: VmRow; column: ColumnId }) {
     case "name":
       return (
         <span className="vm-name">
-          {row.name}
+          <bdi>{row.name}</bdi>
           {row.kind === "CONTAINER" && <span className="muted"> · {t("servers.container")}</span>}
           {row.confirmation !== "CONFIRMED" && (
             <Badge
@@ -31,9 +32,15 @@ export function VmCell(props: { row: VmRow; column: ColumnId }) {
     case "state":
       return <Badge tone={powerTone(row.state)}>{t(`state.${row.state}`)}</Badge>;
     case "location":
-      return <>{locationText(row.location)}</>;
+      return <CutText dir="ltr" text={locationText(row.location)} />;
     case "ips":
-      return <span className="mono">{row.ipAddresses.map((ip) => ip.address).join(", ")}</span>;
+      return (
+        <CutText
+          dir="ltr"
+          className="mono"
+          text={row.ipAddresses.map((ip) => ip.address).join(", ")}
+        />
+      );
     case "cpu":
       return <>{formatCount(locale, row.cpuCount)}</>;
     case "memory":
@@ -41,7 +48,7 @@ export function VmCell(props: { row: VmRow; column: ColumnId }) {
     case "disk":
       return <>{formatBytes(locale, row.diskTotalBytes)}</>;
     case "connection":
-      return <>{row.connection.name}</>;
+      return <CutText text={row.connection.name} />;
     case "lastSeen":
       return <>{formatRelative(locale, row.lastSeenAt)}</>;
   }

@@ -6,6 +6,7 @@ import { formatBytes, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
 import { CopyButton } from "../ui/copy-button.tsx";
+import { Isolated } from "../ui/cut-text.tsx";
 import { Drawer } from "../ui/drawer.tsx";
 import { powerTone } from "../ui/tone.ts";
 import { type CrossSourceFields, crossSourceText } from "./cross-source-text.ts";
@@ -57,8 +58,8 @@ function Facts(props: { vm: VmDetail }) {
         {t(`state.${vm.state}`)}
       </Badge>,
     ],
-    ["servers.column.location", locationText(vm.location) || "—"],
-    ["servers.column.connection", vm.connection.name],
+    ["servers.column.location", <Isolated key="l">{locationText(vm.location) || "—"}</Isolated>],
+    ["servers.column.connection", <bdi key="c">{vm.connection.name}</bdi>],
     ["detail.guestOs", <GuestOs key="os" name={vm.guestOs} code={vm.guestOsCode} />],
     ["servers.column.cpu", vm.cpuCount ?? "—"],
     ["servers.column.memory", formatBytes(locale, vm.memoryBytes)],
@@ -98,7 +99,7 @@ function GuestOs(props: { name: string | null; code: string | null }) {
       {props.code && props.code !== props.name && (
         <>
           {" "}
-          <span className="mono muted">{props.code}</span>
+          <Isolated className="mono muted">{props.code}</Isolated>
         </>
       )}
     </>
@@ -135,7 +136,7 @@ function idRows(vm: VmDetail): [MessageKey, ReactNode][] {
 function CopyableValue(props: { value: string; label: string }) {
   return (
     <>
-      <span className="mono">{props.value}</span>{" "}
+      <Isolated className="mono">{props.value}</Isolated>{" "}
       <CopyButton value={props.value} label={props.label} />
     </>
   );
@@ -189,10 +190,10 @@ function Nics(props: { vm: VmDetail }) {
       key={`${ip.address}-${ip.interfaceName}`}
       className={ip.isAccepted ? undefined : "rejected"}
     >
-      <span className="mono">
+      <Isolated className="mono">
         {ip.address}
         {ip.prefixLength !== null ? `/${ip.prefixLength}` : ""}
-      </span>{" "}
+      </Isolated>{" "}
       <CopyButton value={ip.address} label={t("detail.copyAddress", { value: ip.address })} />{" "}
       {ip.isAccepted && ip.address === props.vm.primaryAddress && (
         <>
@@ -258,9 +259,9 @@ function Disks(props: { vm: VmDetail }) {
         {props.vm.disks.map((disk) => (
           <li key={disk.key}>
             <strong>{disk.label ?? disk.key}</strong> {formatBytes(locale, disk.capacityBytes)}{" "}
-            <span className="muted">
+            <Isolated className="muted">
               {[disk.storage, disk.busType].filter(Boolean).join(" · ")}
-            </span>
+            </Isolated>
           </li>
         ))}
       </ul>

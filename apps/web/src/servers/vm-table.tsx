@@ -1,4 +1,5 @@
 import { t } from "../i18n/i18n.ts";
+import { useIsPhone } from "../ui/use-is-phone.ts";
 import { VirtualRows } from "../ui/virtual-rows.tsx";
 import { COLUMNS, type ColumnId } from "./columns.ts";
 import { VmCell } from "./vm-cell.tsx";
@@ -6,6 +7,8 @@ import type { TableQuery } from "./vm-filter.ts";
 import type { VmRow } from "./vm-row.ts";
 
 const ROW_HEIGHT = 40;
+/** A phone shows each guest as a card of label and value pairs (docs/behaviour.md §9.54). */
+const CARD_HEIGHT = 140;
 
 interface VmTableProps {
   rows: VmRow[];
@@ -22,6 +25,7 @@ interface VmTableProps {
 export function VmTable(props: VmTableProps) {
   const columns = COLUMNS.filter((c) => props.visible.includes(c.id));
   const template = columns.map((c) => c.width).join(" ");
+  const rowHeight = useIsPhone() ? CARD_HEIGHT : ROW_HEIGHT;
   const header = (
     <thead>
       <tr style={{ gridTemplateColumns: template }} aria-rowindex={1}>
@@ -57,7 +61,7 @@ export function VmTable(props: VmTableProps) {
       label={t("servers.tableLabel")}
       rows={props.rows}
       totalCount={props.totalCount}
-      rowHeight={ROW_HEIGHT}
+      rowHeight={rowHeight}
       hasMore={props.hasMore}
       onNeedMore={props.onNeedMore}
       header={header}
@@ -65,12 +69,22 @@ export function VmTable(props: VmTableProps) {
         <tr
           key={row.id}
           aria-rowindex={index + 2}
-          style={{ gridTemplateColumns: template, height: ROW_HEIGHT }}
+          style={{ gridTemplateColumns: template, height: rowHeight }}
         >
           {columns.map((column) => (
-            <td key={column.id} className={column.isNumeric ? "numeric" : undefined}>
+            <td
+              key={column.id}
+              className={column.isNumeric ? "numeric" : undefined}
+              data-column={column.id}
+              data-label={t(column.label)}
+            >
               {column.id === "name" ? (
-                <button type="button" className="link" onClick={() => props.onOpen(row)}>
+                <button
+                  type="button"
+                  className="link cut"
+                  title={row.name}
+                  onClick={() => props.onOpen(row)}
+                >
                   <VmCell row={row} column="name" />
                 </button>
               ) : (

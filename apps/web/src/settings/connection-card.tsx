@@ -8,6 +8,7 @@ import { useSync } from "../sync/sync-context.tsx";
 import { SyncPanel } from "../sync/sync-panel.tsx";
 import { Badge } from "../ui/badge.tsx";
 import { ConfirmButton } from "../ui/confirm-button.tsx";
+import { Isolated } from "../ui/cut-text.tsx";
 import { outcomeTone } from "../ui/tone.ts";
 import type { Connection } from "./connection-fields.ts";
 import { connectionSummary } from "./connection-summary.ts";
@@ -64,7 +65,9 @@ export function ConnectionCard(props: {
         )}
         {!c.isActive && <Badge tone="neutral">{t("settings.inactive")}</Badge>}
       </header>
-      <p className="mono">{c.url}</p>
+      <p>
+        <Isolated className="mono">{c.url}</Isolated>
+      </p>
       <p className="muted">{connectionSummary(c, locale)}</p>
       {c.lastSyncMessage && <p>{c.lastSyncMessage}</p>}
       {c.privilegeWarning && <p className="tone-text-warn">{c.privilegeWarning}</p>}

@@ -14,7 +14,8 @@ export type Page =
   | "password"
   | "help";
 
-const PAGES: readonly Page[] = [
+/** Every page, in the order of the navigation; the browser tests visit each (docs/behaviour.md §9.55). */
+export const PAGES: readonly Page[] = [
   "servers",
   "integrations",
   "settings",
