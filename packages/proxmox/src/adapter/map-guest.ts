@@ -65,13 +65,13 @@ function sum(disks: readonly NeutralDisk[]): number | undefined {
 const isScalar = (value: unknown) =>
   typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 
+// Unsorted: the fingerprint's canonical JSON sorts keys and jsonb stores them in its own order, so
+// sorting here (with localeCompare) only cost every guest of every sync (issue 26).
 function safeRaw(raw: Record<string, unknown>): JsonObject {
   const entries = Object.entries(raw).filter(
     ([key, value]) => isScalar(value) && !UNSAFE_CONFIG_KEYS.test(key),
   );
-  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))) as {
-    [key: string]: JsonValue;
-  };
+  return Object.fromEntries(entries) as { [key: string]: JsonValue };
 }
 
 function commonDetails(
