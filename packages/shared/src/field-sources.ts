@@ -1,6 +1,7 @@
 // Where each field of the neutral record comes from, per source: declared beside each adapter's
 // mapping and rendered into docs/inventory.md, which a test keeps equal to these declarations and
-// complete against what the adapters really produce (docs/behaviour.md §6).
+// complete against what the adapters really produce, as the sync stores it (docs/behaviour.md §6).
+import { withShippedJudgement } from "./address-rules/reported.ts";
 import type { NeutralVm } from "./inventory.ts";
 
 /** One field of a source's guests. */
@@ -60,13 +61,16 @@ export function fieldSourceTable(sources: readonly FieldSource[]): string {
   return ["| Field | Comes from | Missing when |", "| --- | --- | --- |", ...rows].join("\n");
 }
 
-/** The fields a source fills that its declarations do not explain, and declared ones it never filled. */
+/**
+ * The fields a source's guests have, once the sync has judged their reports (`ips`,
+ * `primaryAddress`), that its declarations do not explain, and declared ones never filled.
+ */
 export function fieldSourceGaps(
   sources: readonly FieldSource[],
   vms: readonly NeutralVm[],
 ): { undeclared: string[]; neverFilled: string[] } {
   const declared = new Set(sources.filter((s) => !s.isNeverFilled).map((s) => s.field));
-  const filled = new Set(vms.flatMap(filledFieldPaths));
+  const filled = new Set(vms.map(withShippedJudgement).flatMap(filledFieldPaths));
   return {
     undeclared: [...filled].filter((field) => !declared.has(field)).sort(),
     neverFilled: sources

@@ -130,9 +130,14 @@ export interface NeutralVm {
    * be previewed and applied without asking the hypervisor.
    */
   reportedAddresses: ReportedAddress[];
-  /** What the rules made of `reportedAddresses`: an adapter fills it by the shipped rules. */
-  ips: NeutralIp[];
-  /** The accepted address the primary rule picked (docs/behaviour.md §10.9). */
+  /**
+   * What the connection's address rules made of `reportedAddresses`, filled in by the sync engine
+   * for the guests it writes (docs/behaviour.md §10.9). An adapter leaves it out: judging the
+   * report there too cost a sync its CPU twice over (issue 26), and only the engine knows the
+   * connection's rules.
+   */
+  ips?: NeutralIp[];
+  /** The accepted address the primary rule picked (docs/behaviour.md §10.9); the engine's too. */
   primaryAddress?: string;
   /**
    * false when the guest agent / VMware Tools were silent this time: the AGENT addresses stored

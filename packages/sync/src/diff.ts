@@ -128,7 +128,7 @@ export function summarizeNeutralVm(vm: NeutralVm, listKey: string): VmSummary {
     vappName: loc.vappName ?? null,
     backing: vm.backing ? `${vm.backing.vcenterId}/${vm.backing.moref}` : null,
     nics: sorted(vm.nics.map(nicLine)),
-    ips: sorted(vm.ips.map(ipLine)),
+    ips: sorted((vm.ips ?? []).map(ipLine)),
     primaryAddress: vm.primaryAddress ?? null,
     disks: sorted(vm.disks.map(diskLine)),
     details: vm.details,

@@ -1,6 +1,11 @@
 import type { InventoryEvent } from "@hyperlens/db";
 import { createTestDatabase, type TestDatabase } from "@hyperlens/db/testing";
-import { ClassifiedError, type NeutralVm, type SourceSnapshot } from "@hyperlens/shared";
+import {
+  ClassifiedError,
+  type NeutralIp,
+  type NeutralVm,
+  type SourceSnapshot,
+} from "@hyperlens/shared";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createConnection, makeVm, minuteClock, okList, syncSnapshot } from "./testing/builders.ts";
 
@@ -86,8 +91,8 @@ describe("address events (docs/behaviour.md §14.3)", () => {
     });
 
     const seen = await lastSequence();
-    const [ip] = makeVm(100).ips;
-    const moved = { ...ip, address: "10.0.0.200" } as NeutralVm["ips"][number];
+    const [ip] = makeVm(100).ips ?? [];
+    const moved = { ...ip, address: "10.0.0.200" } as NeutralIp;
     const rejected = {
       ...moved,
       address: "172.17.0.1",

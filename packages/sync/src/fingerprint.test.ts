@@ -43,14 +43,15 @@ describe("the fingerprint", () => {
     );
   });
 
-  it("normalizing keeps one address per (address, interface)", () => {
+  it("normalizing keeps one reported address per (address, interface)", () => {
     const ip = {
       address: "10.0.0.1",
       origin: "AGENT" as const,
       interfaceName: "eth0",
       isAccepted: true,
     };
-    expect(normalizeVm(makeVm(1, { ips: [ip, { ...ip, prefixLength: 24 }] })).ips).toHaveLength(1);
+    const vm = makeVm(1, { ips: [ip, { ...ip, prefixLength: 24 }] });
+    expect(normalizeVm(vm).reportedAddresses).toHaveLength(1);
   });
 
   it("normalizing lower-cases addresses, so one written in either case is one row", () => {
@@ -61,7 +62,7 @@ describe("the fingerprint", () => {
         { ...ip, address: "2001:db8::a" },
       ],
     });
-    expect(normalizeVm(vm).ips.map((i) => i.address)).toEqual(["2001:db8::a"]);
+    expect(normalizeVm(vm).reportedAddresses.map((i) => i.address)).toEqual(["2001:db8::a"]);
   });
 
   it("keeps no more quoted keys than its limit, whatever keys a source invents", () => {

@@ -31,11 +31,14 @@ export function normalizeReported(reported: readonly ReportedAddress[]): Reporte
 
 /**
  * A VM in one canonical form: children sorted and de-duplicated by their database keys, MACs and
- * IP addresses lower-case, tags sorted. Two reads of an unchanged guest normalize to equal records.
+ * reported addresses lower-case, tags sorted. Two reads of an unchanged guest normalize to equal
+ * records. What rules made of the report (`ips`, `primaryAddress`) is left out: the engine judges
+ * the report itself when it writes the guest (addresses.ts).
  */
 export function normalizeVm(vm: NeutralVm): NeutralVm {
+  const { ips: _, primaryAddress: __, ...read } = vm;
   return {
-    ...vm,
+    ...read,
     tags: [...new Set(vm.tags)].sort(),
     nics: uniqueBy(vm.nics, (nic) => nic.key)
       .map((nic) => (nic.mac ? { ...nic, mac: nic.mac.toLowerCase() } : nic))
@@ -43,13 +46,6 @@ export function normalizeVm(vm: NeutralVm): NeutralVm {
     // TRAP: docs/behaviour.md §10 — one address per (vm, address, interface); a duplicate would abort the chunk.
     // Lower-case (RFC 5952) so an address search can use LIKE, and so "FE80::1" and "fe80::1"
     // are one row.
-    ips: uniqueBy(
-      vm.ips.map((ip) => {
-        const address = ip.address.toLowerCase();
-        return address === ip.address ? ip : { ...ip, address };
-      }),
-      ipIdentity,
-    ).sort((a, b) => (ipIdentity(a) < ipIdentity(b) ? -1 : ipIdentity(a) > ipIdentity(b) ? 1 : 0)),
     reportedAddresses: normalizeReported(vm.reportedAddresses),
     disks: uniqueBy(vm.disks, (disk) => disk.key).sort(byKey),
   };

@@ -5,7 +5,6 @@ import {
   guestReportedAddresses,
   type JsonObject,
   type JsonValue,
-  judgedByShippedRules,
   type NeutralDisk,
   type NeutralNic,
   type NeutralPowerState,
@@ -66,13 +65,13 @@ function sum(disks: readonly NeutralDisk[]): number | undefined {
 const isScalar = (value: unknown) =>
   typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 
+// Unsorted: the fingerprint's canonical JSON sorts keys and jsonb stores them in its own order, so
+// sorting here (with localeCompare) only cost every guest of every sync (issue 26).
 function safeRaw(raw: Record<string, unknown>): JsonObject {
   const entries = Object.entries(raw).filter(
     ([key, value]) => isScalar(value) && !UNSAFE_CONFIG_KEYS.test(key),
   );
-  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))) as {
-    [key: string]: JsonValue;
-  };
+  return Object.fromEntries(entries) as { [key: string]: JsonValue };
 }
 
 function commonDetails(
@@ -180,10 +179,7 @@ export function mapQemuGuest(
     isConnected: !n.isLinkDown,
     ...(n.vlanTag === null ? {} : { vlan: n.vlanTag }),
   }));
-  const addresses = judgedByShippedRules(
-    agent?.kind === "ok" ? agentReportedAddresses(agent.interfaces) : [],
-    config.nics,
-  );
+  const reportedAddresses = agent?.kind === "ok" ? agentReportedAddresses(agent.interfaces) : [];
   const disks = toDisks(config.disks);
   return {
     ...base(summary, place, config),
@@ -194,7 +190,7 @@ export function mapQemuGuest(
     memoryBytes: config.memoryMiB * MIB,
     ...(sum(disks) === undefined ? {} : { diskTotalBytes: sum(disks) }),
     nics,
-    ...addresses,
+    reportedAddresses,
     ipsFromGuestAreLive: agent?.kind === "ok",
     disks,
     guestValues: agentValues(identity),
@@ -272,10 +268,7 @@ export function mapLxcGuest(
     ...(n.vlanTag === null ? {} : { vlan: n.vlanTag }),
   }));
   const statics = configuredAddresses(config);
-  const addresses = judgedByShippedRules(
-    [...statics, ...liveAddresses(config, live, statics)],
-    config.nics,
-  );
+  const reportedAddresses = [...statics, ...liveAddresses(config, live, statics)];
   const disks = toDisks(config.disks);
   const addressing: JsonObject = Object.fromEntries(
     config.nics.map((n) => [n.key, { ipv4: n.ipv4?.kind ?? null, ipv6: n.ipv6?.kind ?? null }]),
@@ -292,7 +285,7 @@ export function mapLxcGuest(
     memoryBytes: config.memoryMiB * MIB,
     ...(sum(disks) === undefined ? {} : { diskTotalBytes: sum(disks) }),
     nics,
-    ...addresses,
+    reportedAddresses,
     ipsFromGuestAreLive: live?.kind === "ok",
     disks,
     // A container's hostname is its config's, so it never flaps.

@@ -1,7 +1,9 @@
 // The Proxmox adapter against the Proxmox stand-in: a real HTTPS server with real response shapes.
 
 import {
+  type AddressOutcome,
   fieldSourceGaps,
+  withShippedJudgement,
   type ListRead,
   type NeutralVm,
   type SourceSnapshot,
@@ -52,12 +54,13 @@ function list(snapshot: SourceSnapshot, key: string): ListRead {
   return found;
 }
 
-function vm(snapshot: SourceSnapshot, externalId: string): NeutralVm {
+/** A guest of the snapshot with its report judged as the sync judges it under the shipped rules. */
+function vm(snapshot: SourceSnapshot, externalId: string): NeutralVm & AddressOutcome {
   const found = snapshot.lists
     .flatMap((l) => (l.status === "ok" ? l.vms : []))
     .find((v) => v.externalId === externalId);
   if (!found) throw new Error(`no vm ${externalId}`);
-  return found;
+  return withShippedJudgement(found);
 }
 
 describe("reading a Proxmox cluster", () => {

@@ -1,7 +1,7 @@
 // What an adapter hands the rules stage (docs/behaviour.md §10.9): every address a source reported
-// for a guest, raw, and what the shipped rules make of it. The sync judges the same report again
-// by the connection's own rules; the adapters never decide which addresses count.
-import type { IpOrigin, NeutralIp } from "../inventory.ts";
+// for a guest, raw. The sync judges the report by the connection's own rules; the adapters never
+// decide which addresses count.
+import type { IpOrigin, NeutralVm } from "../inventory.ts";
 import {
   type AddressOutcome,
   applyAddressRules,
@@ -51,13 +51,20 @@ export function shippedAddressRules(): CompiledAddressRules {
 }
 
 /**
- * A guest's addresses as the shipped rules judge them: what an adapter reports as `ips` beside
- * the raw `reportedAddresses`, so a snapshot reads right on its own.
+ * A guest's addresses as the shipped rules judge them: what the sync makes of a report on a
+ * connection that keeps the shipped rules (the adapters' tests check their reports by it).
  */
 export function judgedByShippedRules(
   reported: readonly ReportedAddress[],
   nics: readonly RuleNic[],
-): { ips: NeutralIp[]; reportedAddresses: ReportedAddress[]; primaryAddress?: string } {
-  const outcome: AddressOutcome = applyAddressRules(reported, nics, shippedAddressRules());
-  return { ...outcome, reportedAddresses: [...reported] };
+): AddressOutcome {
+  return applyAddressRules(reported, nics, shippedAddressRules());
+}
+
+/**
+ * A guest as the sync stores it on a connection that keeps the shipped rules: its report judged
+ * into `ips` and `primaryAddress` (the adapters' tests check what their guests become by it).
+ */
+export function withShippedJudgement(vm: NeutralVm): NeutralVm & AddressOutcome {
+  return { ...vm, ...judgedByShippedRules(vm.reportedAddresses, vm.nics) };
 }

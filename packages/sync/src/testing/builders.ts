@@ -41,7 +41,7 @@ export function reportOf(
 export function withReport(
   vm: Omit<NeutralVm, "reportedAddresses"> & Partial<NeutralVm>,
 ): NeutralVm {
-  return { ...vm, reportedAddresses: vm.reportedAddresses ?? reportOf(vm.ips, vm.nics) };
+  return { ...vm, reportedAddresses: vm.reportedAddresses ?? reportOf(vm.ips ?? [], vm.nics) };
 }
 
 /** A running Proxmox-like VM with one NIC, one agent address and one disk. */

@@ -1,7 +1,6 @@
 // Maps what the Director client read about one VM into the neutral shape (docs/behaviour.md §6).
 import {
   type JsonObject,
-  judgedByShippedRules,
   type NeutralDisk,
   type NeutralNic,
   type NeutralPowerState,
@@ -178,7 +177,7 @@ export function mapVcdVm(
       ...(record.vappName ? { vappName: record.vappName } : {}),
     },
     nics,
-    ...judgedByShippedRules(reportedAddresses(section), nics),
+    reportedAddresses: reportedAddresses(section),
     // Director reports what it assigned or saw this time: a missing address is really gone.
     ipsFromGuestAreLive: true,
     disks: neutralDisks,

@@ -1,6 +1,11 @@
 // The Director adapter against the Director stand-in: the one "vms" list, its failure modes, the
 // neutral VM shape, edge gateways, and no session left behind.
-import { fieldSourceGaps, type ListRead, type NeutralVm } from "@hyperlens/shared";
+import {
+  fieldSourceGaps,
+  withShippedJudgement,
+  type ListRead,
+  type NeutralVm,
+} from "@hyperlens/shared";
 import {
   createVcdStandin,
   type VcdStandin,
@@ -91,7 +96,8 @@ describe("readVcdInventory", () => {
   it("maps a VM to the neutral shape", async () => {
     const snapshot = await read(await startStandin({ vms: 2 }));
     const vm = vmsOf(onlyList(snapshot.lists)).find((v) => v.name === "vm-1");
-    expect(vm).toMatchObject({
+    if (!vm) throw new Error("no vm-1");
+    expect(withShippedJudgement(vm)).toMatchObject({
       externalId: `urn:vcloud:vm:${acmeVmId(1)}`,
       kind: "VM",
       state: "STOPPED",
@@ -214,7 +220,8 @@ describe("mapVcdVm on recorded answers", () => {
       parseDisks(readHttpFixture(diskFile).body, diskFile),
       { sessionOrgName: "acme" },
     );
-    expect(vm.ips.map((ip) => ip.address)).toEqual(["192.168.2.100"]);
+    const { ips } = withShippedJudgement(vm);
+    expect(ips.map((ip) => ip.address)).toEqual(["192.168.2.100"]);
     expect(JSON.stringify(vm.details)).toContain("10.12.7.4");
     // The disk carries Director's own name for it (docs/behaviour.md §6.3).
     expect(vm.disks).toEqual([
@@ -240,7 +247,7 @@ describe("mapVcdVm on recorded answers", () => {
         sessionOrgName: null,
       },
     );
-    expect(vm.ips).toEqual([
+    expect(withShippedJudgement(vm).ips).toEqual([
       { address: "10.12.6.17", origin: "DHCP", nicKey: "nic0", isAccepted: true },
     ]);
     expect(vm.state).toBe("STOPPED");

@@ -4,7 +4,6 @@ import {
   type GuestValueField,
   guestReportedAddresses,
   type JsonObject,
-  judgedByShippedRules,
   type NeutralDisk,
   type NeutralNic,
   type NeutralPowerState,
@@ -137,10 +136,7 @@ export function mapVcenterVm(
   const sizes = disks.flatMap((d) => (d.capacityBytes === undefined ? [] : [d.capacityBytes]));
   const cpuCount = info.cpuCount ?? summary.cpuCount;
   const memoryMiB = info.memoryMiB ?? summary.memoryMiB;
-  const addresses = judgedByShippedRules(
-    guest?.kind === "ok" ? toolsReportedAddresses(guest.interfaces) : [],
-    info.nics.map((n) => ({ key: n.key, mac: n.macAddress })),
-  );
+  const reportedAddresses = guest?.kind === "ok" ? toolsReportedAddresses(guest.interfaces) : [];
   const vcenter: JsonObject = {
     moref: summary.vm,
     server: context.serverName,
@@ -187,7 +183,7 @@ export function mapVcenterVm(
       ...(place.hostName ? { hostName: place.hostName } : {}),
     },
     nics,
-    ...addresses,
+    reportedAddresses,
     // Tools silent (VM off, Tools not running): the last-known addresses stay (docs/behaviour.md §10).
     ipsFromGuestAreLive: guest?.kind === "ok",
     disks,

@@ -1,6 +1,12 @@
 // The adapter against the vCenter stand-in: one "vms" list that is ok only after a complete read
 // (cap split by host and folder), locations from the list filters, IPs from the VM's own NICs.
-import { fieldSourceGaps, type NeutralVm, type SourceSnapshot } from "@hyperlens/shared";
+import {
+  type AddressOutcome,
+  fieldSourceGaps,
+  withShippedJudgement,
+  type NeutralVm,
+  type SourceSnapshot,
+} from "@hyperlens/shared";
 import {
   generateVcenter,
   DEMO_VCENTER_IDS as ids,
@@ -19,13 +25,14 @@ function okVms(snapshot: SourceSnapshot): NeutralVm[] {
   return list.vms;
 }
 
-function vmNamed(vms: NeutralVm[], name: string): NeutralVm {
+/** The VM named `name`, its report judged as the sync judges it under the shipped rules. */
+function vmNamed(vms: NeutralVm[], name: string): NeutralVm & AddressOutcome {
   const vm = vms.find((v) => v.name === name);
   if (!vm) throw new Error(`no VM ${name}`);
-  return vm;
+  return withShippedJudgement(vm);
 }
 
-const accepted = (vm: NeutralVm) => vm.ips.filter((ip) => ip.isAccepted).map((ip) => ip.address);
+const accepted = (vm: AddressOutcome) => vm.ips.filter((ip) => ip.isAccepted).map((ip) => ip.address);
 
 describe("reading the demo vCenter", () => {
   it("maps hosts to nodes and VMs to the neutral shape with datacenter/cluster/host", async () => {
