@@ -12,6 +12,8 @@ interface VirtualRowsProps<T> {
   header: ReactNode;
   label: string;
   totalCount: number;
+  /** Told the rows [start, end) drawn, whenever they change. */
+  onWindowChange?: (start: number, end: number) => void;
 }
 
 const OVERSCAN = 8;
@@ -46,6 +48,10 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
   useEffect(() => {
     if (wantsMore) onNeedMore();
   }, [wantsMore, onNeedMore]);
+  const { onWindowChange } = props;
+  useEffect(() => {
+    onWindowChange?.(window.start, window.end);
+  }, [window.start, window.end, onWindowChange]);
 
   return (
     <div
