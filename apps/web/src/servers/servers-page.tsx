@@ -95,19 +95,24 @@ export function ServersPage(props: {
           isSyncing: isAnyRunning(progress),
         })
       : undefined;
+  const summaryHeader = (
+    <SummaryHeader
+      summary={summary}
+      connections={props.connections}
+      isExpanded={isFiguresExpanded}
+      onExpandedChange={setFiguresExpanded}
+    />
+  );
   return (
     <div className="servers-page">
       <div className="page-head">
         <h1>{t("nav.servers")}</h1>
+        {/* Folded, the figures share the heading's line (docs/behaviour.md §9.46). */}
+        {!isFiguresExpanded && summaryHeader}
         <SyncAllButton connections={props.connections} />
       </div>
       <SyncPanel connections={props.connections} />
-      <SummaryHeader
-        summary={summary}
-        connections={props.connections}
-        isExpanded={isFiguresExpanded}
-        onExpandedChange={setFiguresExpanded}
-      />
+      {isFiguresExpanded && summaryHeader}
       <ServersToolbar
         query={query}
         connections={props.connections}
@@ -123,7 +128,7 @@ export function ServersPage(props: {
         />
         <ColumnsMenu visible={visible} onChange={setColumns} />
       </ServersToolbar>
-      <p className="muted" aria-live="polite">
+      <p className="muted list-count" aria-live="polite">
         {pages.totalCount !== undefined &&
           (view.group && grouped.groups
             ? t("servers.countGrouped", {

@@ -86,14 +86,17 @@ export function SummaryHeader(props: {
 }) {
   const locale = currentLanguage();
   const { summary } = props;
+  const toggleLabel = t(props.isExpanded ? "servers.summary.fold" : "servers.summary.unfold");
   const toggle = (
     <button
       type="button"
       className="summary-toggle"
       aria-expanded={props.isExpanded}
+      aria-label={toggleLabel}
+      title={toggleLabel}
       onClick={() => props.onExpandedChange(!props.isExpanded)}
     >
-      {t(props.isExpanded ? "servers.summary.fold" : "servers.summary.unfold")}
+      <span aria-hidden="true">{props.isExpanded ? "▴" : "▾"}</span>
     </button>
   );
   if (!props.isExpanded)

@@ -12,8 +12,8 @@ import type { TableQuery } from "./vm-filter.ts";
 import type { VmRow } from "./vm-row.ts";
 
 /** Row heights in pixels: the usual, and dense (docs/behaviour.md §9.46). */
-export const ROW_HEIGHT = 36;
-export const DENSE_ROW_HEIGHT = 26;
+export const ROW_HEIGHT = 28;
+export const DENSE_ROW_HEIGHT = 22;
 
 const DRAG_TYPE = "application/x-hyperlens-column";
 

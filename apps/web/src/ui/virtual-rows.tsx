@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { computeWindow, needsMoreRows } from "./virtual-window.ts";
 
 interface VirtualRowsProps<T> {
@@ -17,6 +17,9 @@ interface VirtualRowsProps<T> {
 }
 
 const OVERSCAN = 8;
+/** Pixels: the least height of the scrolling table, and the space left below it. */
+const MIN_HEIGHT = 320;
+const BOTTOM_GAP = 8;
 const LOAD_AHEAD = 40;
 
 /**
@@ -35,6 +38,21 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+
+  // The table takes the rest of the window below what the page shows above it, however tall that
+  // is: measured after every render (what is above may have grown) and when the window resizes.
+  const fit = useCallback(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const top = element.getBoundingClientRect().top + globalThis.scrollY;
+    const height = `${Math.max(MIN_HEIGHT, Math.floor(globalThis.innerHeight - top - BOTTOM_GAP))}px`;
+    if (element.style.height !== height) element.style.height = height;
+  }, []);
+  useLayoutEffect(fit);
+  useEffect(() => {
+    globalThis.addEventListener("resize", fit);
+    return () => globalThis.removeEventListener("resize", fit);
+  }, [fit]);
 
   const window = computeWindow({
     scrollTop,
