@@ -1,7 +1,9 @@
 // Time to first render of the Servers page with 50,000 VMs in the database, in Debian's Chromium.
 // Seeds through the sync engine like bench/inventory-list.ts, then measures from navigation to
 // the first table row and to the figures, and checks the DOM holds only a window of rows after
-// scrolling. Prints figures only. Run: node --import tsx e2e/servers-50k.ts [count]
+// scrolling; then grouped by node (docs/behaviour.md §9.45): from navigation to the first group row,
+// opening every group and scrolling through them to the end. Prints figures only.
+// Run: node --import tsx e2e/servers-50k.ts [count]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -80,11 +82,50 @@ try {
     }
     const loaded = await page.getByText(/loaded\)/).textContent();
     const domRows = await page.locator(".vm-table tbody tr").count();
+
+    const groupedStart = performance.now();
+    await page.goto(`${url}/servers?group=node`);
+    const firstGroup = page.locator(".vm-table tbody tr.group-row").first();
+    await firstGroup.waitFor({ timeout: 60_000 });
+    const firstGroupMs = performance.now() - groupedStart;
+    const groupCount = await page.locator(".vm-table tbody tr.group-row").count();
+    // Open every group (20 nodes: all in view), then scroll through them all.
+    const opening = performance.now();
+    for (let i = 0; i < groupCount; i++) {
+      await page
+        .locator(".vm-table tbody tr.group-row button[aria-expanded=false]")
+        .first()
+        .click();
+    }
+    await page.locator(".vm-table tbody tr:not(.group-row) button.link").first().waitFor();
+    const openMs = performance.now() - opening;
+    const scrolling = performance.now();
+    let scrolls = 0;
+    let groupsSeen = new Set<string>();
+    while (scrolls < 5000) {
+      const atEnd = await scroller.evaluate((el) => {
+        el.scrollBy(0, 4 * el.clientHeight);
+        return el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+      });
+      scrolls++;
+      await page.waitForTimeout(20);
+      const names = await page
+        .locator(".vm-table tbody tr.group-row .group-name")
+        .allTextContents();
+      groupsSeen = new Set([...groupsSeen, ...names]);
+      const pending = await page.getByText("Loading…").count();
+      if (atEnd && pending === 0) break;
+    }
+    const scrollMs = performance.now() - scrolling;
+    const groupedDomRows = await page.locator(".vm-table tbody tr").count();
     console.log(
       [
         `Servers page with ${VMS} VMs on ${services.db.kind} (seeded in ${seedSeconds.toFixed(1)} s)`,
         `  navigation → first table row: ${firstRowMs.toFixed(0)} ms; → total count shown: ${countMs.toFixed(0)} ms`,
         `  after 10 scrolls to the end: ${loaded}; rows in the DOM: ${domRows}`,
+        `  grouped by node: navigation → first group row: ${firstGroupMs.toFixed(0)} ms (${groupCount} groups)`,
+        `  opening every group → first guest row: ${openMs.toFixed(0)} ms`,
+        `  scrolling through ${groupsSeen.size} open groups to the end (every row loaded): ${scrolls} scrolls in ${(scrollMs / 1000).toFixed(1)} s; rows in the DOM: ${groupedDomRows}`,
       ].join("\n"),
     );
   } finally {

@@ -4,6 +4,7 @@ import { ValidationError } from "../errors.ts";
 import { builder } from "./builder.ts";
 import { ConnectionKindEnum } from "./connection.ts";
 import { ConfirmationEnum, GuestKindEnum, PowerStateEnum } from "./inventory-enums.ts";
+import { groupWhere, VirtualMachineGroupInput } from "./virtual-machine-group-key.ts";
 
 const MAX_TEXT = 200;
 
@@ -44,6 +45,11 @@ export const VirtualMachineFilter = builder.inputType("VirtualMachineFilter", {
     includeRemoved: t.boolean({
       required: false,
       description: "Also return tombstones of removed guests.",
+    }),
+    group: t.field({
+      type: VirtualMachineGroupInput,
+      required: false,
+      description: "The guests of one group of virtualMachineGroups.",
     }),
   }),
 });
@@ -120,6 +126,7 @@ export function buildVmWhere(
         : [byName, ...byId],
     });
   }
+  if (f.group) and.push(groupWhere(f.group.by, f.group.key ?? null));
   const connectionIds = f.connectionId?.map((id) => {
     if (id.typename !== "Connection")
       throw new ValidationError("Expected connection ids.", "filter.connectionId");

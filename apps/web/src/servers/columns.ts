@@ -109,12 +109,22 @@ export const DEFAULT_VISIBLE: readonly ColumnId[] = COLUMNS.map((c) => c.id);
 
 const STORAGE_KEY = "hyperlens.columns";
 
-/** The saved column choice; the name column is always shown. */
+/**
+ * The columns a comma-separated list names, in its order, each once; unknown ids are left out and
+ * the name column is always shown (first when the list leaves it out).
+ */
+export function columnsFromList(list: string): ColumnId[] {
+  const known = new Set<string>(COLUMNS.map((c) => c.id));
+  const ids = [...new Set(list.split(",").map((id) => id.trim()))].filter((id): id is ColumnId =>
+    known.has(id),
+  );
+  return ids.includes("name") ? ids : ["name", ...ids];
+}
+
+/** The saved column choice, in its order; the name column is always shown. */
 export function loadVisibleColumns(saved: string | null | undefined): ColumnId[] {
   if (!saved) return [...DEFAULT_VISIBLE];
-  const ids = saved.split(",");
-  const chosen = COLUMNS.filter((c) => c.id === "name" || ids.includes(c.id)).map((c) => c.id);
-  return chosen;
+  return columnsFromList(saved);
 }
 
 /** Remembers the column choice in this browser. */

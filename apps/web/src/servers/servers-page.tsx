@@ -1,5 +1,5 @@
 import type { Capability } from "@hyperlens/shared";
-import { useCallback, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useClient } from "urql";
 import { formatCount } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
@@ -10,13 +10,19 @@ import { useSync } from "../sync/sync-context.tsx";
 import { SyncPanel } from "../sync/sync-panel.tsx";
 import { isAnyRunning } from "../sync/sync-progress.ts";
 import { COLUMNS, type ColumnId, readVisibleColumns, saveVisibleColumns } from "./columns.ts";
+import { ColumnsMenu } from "./columns-menu.tsx";
 import { emptyState } from "./empty-state.ts";
 import { downloadText, fetchCsv } from "./export-csv.ts";
+import { plainItems } from "./group-rows.ts";
+import { DENSE, FIGURES_EXPANDED, useRemembered, WIDTHS } from "./local-prefs.ts";
 import { csvFileName } from "./servers-csv.ts";
 import { ServersToolbar } from "./servers-toolbar.tsx";
 import { SummaryHeader } from "./summary-header.tsx";
 import { useSummary } from "./use-summary.ts";
+import { useVmGroups } from "./use-vm-groups.ts";
 import { useVmPages } from "./use-vm-pages.ts";
+import { ViewControls } from "./view-controls.tsx";
+import { type TableView, viewFromParams, withViewParams } from "./view-params.ts";
 import { VmDetailDrawer } from "./vm-detail.tsx";
 import {
   isFiltered,
@@ -38,17 +44,35 @@ export function ServersPage(props: {
   const locale = currentLanguage();
   const { settledCount, progress } = useSync();
   const query = tableQueryFromParams(props.params);
+  const view = viewFromParams(props.params);
   const pages = useVmPages(query, settledCount);
+  const grouped = useVmGroups(query, view.group, settledCount);
   const summary = useSummary(settledCount);
-  const [visible, setVisible] = useState<ColumnId[]>(readVisibleColumns);
+  // Columns named by the URL win; without them, the choice this browser remembers.
+  const [remembered, setRemembered] = useState<ColumnId[]>(readVisibleColumns);
+  const visible = view.columns ?? remembered;
+  const [widths, setWidths] = useRemembered(WIDTHS);
+  const [isDense, setDense] = useRemembered(DENSE);
+  const [isFiguresExpanded, setFiguresExpanded] = useRemembered(FIGURES_EXPANDED);
   const [open, setOpen] = useState<VmRow>();
   const [exportStatus, setExportStatus] = useState<string>();
   const closeDrawer = useCallback(() => setOpen(undefined), []);
+  const plain = useMemo(() => plainItems(pages.rows), [pages.rows]);
+  const items = view.group ? grouped.items : plain;
 
-  const setQuery = useCallback((next: TableQuery) => {
-    const search = paramsFromTableQuery(next).toString();
+  const show = (next: TableQuery, nextView: TableView) => {
+    const search = withViewParams(paramsFromTableQuery(next), nextView).toString();
     navigate(`/servers${search ? `?${search}` : ""}`, { replace: true });
-  }, []);
+  };
+  const viewKey = props.params.toString();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the URL (viewKey) holds the layout that `view` reads
+  const setQuery = useCallback((next: TableQuery) => show(next, view), [viewKey]);
+  const setView = (next: Partial<TableView>) => show(query, { ...view, ...next });
+  const setColumns = (ids: ColumnId[]) => {
+    setRemembered(ids);
+    saveVisibleColumns(ids);
+    setView({ columns: ids });
+  };
 
   const exportCsv = async () => {
     setExportStatus(t("servers.exporting", { done: 0, total: pages.totalCount ?? 0 }));
@@ -71,34 +95,55 @@ export function ServersPage(props: {
           isSyncing: isAnyRunning(progress),
         })
       : undefined;
+  const summaryHeader = (
+    <SummaryHeader
+      summary={summary}
+      connections={props.connections}
+      isExpanded={isFiguresExpanded}
+      onExpandedChange={setFiguresExpanded}
+    />
+  );
   return (
     <div className="servers-page">
       <div className="page-head">
         <h1>{t("nav.servers")}</h1>
+        {/* Folded, the figures share the heading's line (docs/behaviour.md §9.46). */}
+        {!isFiguresExpanded && summaryHeader}
         <SyncAllButton connections={props.connections} />
       </div>
       <SyncPanel connections={props.connections} />
-      <SummaryHeader summary={summary} connections={props.connections} />
+      {isFiguresExpanded && summaryHeader}
       <ServersToolbar
         query={query}
         connections={props.connections}
         onChange={setQuery}
-        visible={visible}
-        onVisibleChange={(ids) => {
-          setVisible(ids);
-          saveVisibleColumns(ids);
-        }}
         onExport={() => void exportCsv()}
         exportStatus={exportStatus}
-      />
-      <p className="muted" aria-live="polite">
+      >
+        <ViewControls
+          group={view.group}
+          onGroupChange={(group) => setView({ group })}
+          isDense={isDense}
+          onDenseChange={setDense}
+        />
+        <ColumnsMenu visible={visible} onChange={setColumns} />
+      </ServersToolbar>
+      <p className="muted list-count" aria-live="polite">
         {pages.totalCount !== undefined &&
-          t("servers.count", {
-            count: pages.totalCount,
-            shown: formatCount(locale, pages.rows.length),
-          })}
+          (view.group && grouped.groups
+            ? t("servers.countGrouped", {
+                count: pages.totalCount,
+                groups: grouped.groups.length,
+              })
+            : t("servers.count", {
+                count: pages.totalCount,
+                shown: formatCount(locale, pages.rows.length),
+              }))}
       </p>
       {pages.error !== undefined && <p role="alert">{pages.error || t("common.failed")}</p>}
+      {view.group && grouped.error !== undefined && (
+        <p role="alert">{grouped.error || t("common.failed")}</p>
+      )}
       {empty && (
         <div className="empty">
           <h2>{t("servers.empty.title")}</h2>
@@ -113,11 +158,18 @@ export function ServersPage(props: {
       {isEmpty && isFiltered(query.filter) && <p className="empty">{t("servers.noMatch")}</p>}
       {!isEmpty && (
         <VmTable
-          rows={pages.rows}
-          totalCount={pages.totalCount ?? 0}
-          hasMore={pages.hasMore}
+          items={items}
+          totalCount={view.group ? items.length : (pages.totalCount ?? 0)}
+          hasMore={!view.group && pages.hasMore}
           onNeedMore={pages.loadMore}
+          onWindowChange={view.group ? grouped.showWindow : undefined}
+          group={view.group}
+          onToggleGroup={grouped.toggle}
           visible={visible}
+          widths={widths}
+          onResize={(id, width) => setWidths({ ...widths, [id]: width })}
+          onReorder={setColumns}
+          isDense={isDense}
           orderBy={query.orderBy}
           onSort={(id) => {
             const field = COLUMNS.find((c) => c.id === id)?.sortField;

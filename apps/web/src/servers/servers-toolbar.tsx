@@ -1,9 +1,8 @@
 import type { ConnectionKind, NeutralPowerState as PowerState } from "@hyperlens/shared";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { t } from "../i18n/i18n.ts";
 import type { Connection } from "../settings/connection-fields.ts";
 import { AppLink } from "../shell/app-link.tsx";
-import { COLUMNS, type ColumnId } from "./columns.ts";
 import { useDebounced } from "./use-debounced.ts";
 import { paramsFromTableQuery, SOURCES, STATES, type TableQuery } from "./vm-filter.ts";
 
@@ -11,13 +10,13 @@ interface ToolbarProps {
   query: TableQuery;
   connections: readonly Connection[];
   onChange: (query: TableQuery) => void;
-  visible: readonly ColumnId[];
-  onVisibleChange: (ids: ColumnId[]) => void;
+  /** The table's layout controls (grouping, columns, density), before Export. */
+  children?: ReactNode;
   onExport: () => void;
   exportStatus: string | undefined;
 }
 
-/** Search, filters, column choice and export for the Servers table. */
+/** Search, filters, the layout controls given and export for the Servers table. */
 export function ServersToolbar(props: ToolbarProps) {
   const { query, onChange } = props;
   const [search, setSearch] = useState(query.filter.search ?? "");
@@ -107,28 +106,7 @@ export function ServersToolbar(props: ToolbarProps) {
           </button>
         </span>
       )}
-      <details className="menu">
-        <summary>{t("servers.columns")}</summary>
-        <fieldset>
-          <legend className="visually-hidden">{t("servers.columns")}</legend>
-          {COLUMNS.filter((c) => c.id !== "name").map((column) => (
-            <label key={column.id}>
-              <input
-                type="checkbox"
-                checked={props.visible.includes(column.id)}
-                onChange={(e) =>
-                  props.onVisibleChange(
-                    COLUMNS.map((c) => c.id).filter((id) =>
-                      id === column.id ? e.target.checked : props.visible.includes(id),
-                    ),
-                  )
-                }
-              />{" "}
-              {t(column.label)}
-            </label>
-          ))}
-        </fieldset>
-      </details>
+      {props.children}
       <button type="button" onClick={props.onExport} disabled={props.exportStatus !== undefined}>
         {props.exportStatus ?? t("servers.exportCsv")}
       </button>

@@ -2,7 +2,7 @@ import type { ConnectionKind } from "@hyperlens/shared";
 import { CONNECTION_KINDS } from "@hyperlens/shared";
 import type { ReactNode } from "react";
 import { formatBytes, formatCount, formatRelative } from "../i18n/format.ts";
-import { currentLanguage, t } from "../i18n/i18n.ts";
+import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
 import type { Connection } from "../settings/connection-fields.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
 import { outcomeTone } from "../ui/tone.ts";
@@ -27,13 +27,86 @@ function FigureRow(props: { label: ReactNode; figures: Figures }) {
   );
 }
 
-/** Totals per source and overall, and the last sync of each connection. */
+/** The overall figures as one line of values and their names. */
+function FiguresLine(props: { figures: Figures }) {
+  const locale = currentLanguage();
+  const { figures } = props;
+  const unknown = t("servers.summary.needsAggregate");
+  const sum = (value: number | undefined, format: (v: number) => string) =>
+    value === undefined ? <span title={unknown}>—</span> : format(value);
+  const items: [MessageKey, ReactNode][] = [
+    ["servers.summary.vms", formatCount(locale, figures.vms)],
+    ["servers.summary.containers", formatCount(locale, figures.containers)],
+    ["servers.summary.running", formatCount(locale, figures.running)],
+    ["servers.summary.vcpus", sum(figures.cpus, (v) => formatCount(locale, v))],
+    ["servers.summary.memory", sum(figures.memoryBytes, (v) => formatBytes(locale, v))],
+    ["servers.summary.disk", sum(figures.diskBytes, (v) => formatBytes(locale, v))],
+  ];
+  return (
+    <ul className="figures-line">
+      {items.map(([label, value]) => (
+        <li key={label}>
+          <strong>{value}</strong> {t(label)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** How many connections' last syncs ended each way, as badges ("2 connections: Succeeded"). */
+function OutcomesLine(props: { connections: readonly Connection[] }) {
+  const byOutcome = new Map<Connection["lastSyncOutcome"], number>();
+  for (const { lastSyncOutcome: outcome } of props.connections)
+    byOutcome.set(outcome, (byOutcome.get(outcome) ?? 0) + 1);
+  return (
+    <ul className="figures-line" aria-label={t("servers.summary.lastSyncs")}>
+      {[...byOutcome].map(([outcome, count]) => (
+        <li key={outcome ?? "never"}>
+          <Badge tone={outcome ? outcomeTone(outcome) : "neutral"}>
+            {t("servers.summary.connectionsWithOutcome", {
+              count,
+              outcome: outcome ? t(`outcome.${outcome}`) : t("sync.never"),
+            })}
+          </Badge>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Totals per source and overall, and the last sync of each connection — or, folded, the totals
+ * and the syncs' outcomes on one line, so the table below keeps the screen (docs/behaviour.md §9.46).
+ */
 export function SummaryHeader(props: {
   summary: { total: Figures; bySource: Record<ConnectionKind, Figures> } | undefined;
   connections: readonly Connection[];
+  isExpanded: boolean;
+  onExpandedChange: (isExpanded: boolean) => void;
 }) {
   const locale = currentLanguage();
   const { summary } = props;
+  const toggleLabel = t(props.isExpanded ? "servers.summary.fold" : "servers.summary.unfold");
+  const toggle = (
+    <button
+      type="button"
+      className="summary-toggle"
+      aria-expanded={props.isExpanded}
+      aria-label={toggleLabel}
+      title={toggleLabel}
+      onClick={() => props.onExpandedChange(!props.isExpanded)}
+    >
+      <span aria-hidden="true">{props.isExpanded ? "▴" : "▾"}</span>
+    </button>
+  );
+  if (!props.isExpanded)
+    return (
+      <section className="summary folded" aria-label={t("servers.summary.title")}>
+        {summary && hasAnyGuest(summary.total) && <FiguresLine figures={summary.total} />}
+        <OutcomesLine connections={props.connections} />
+        {toggle}
+      </section>
+    );
   const sources = CONNECTION_KINDS.filter((source) =>
     props.connections.some((c) => c.kind === source),
   );
@@ -82,6 +155,7 @@ export function SummaryHeader(props: {
           </li>
         ))}
       </ul>
+      {toggle}
     </section>
   );
 }

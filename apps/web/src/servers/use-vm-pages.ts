@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useClient } from "urql";
+import { type Client, useClient } from "urql";
 import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import type { TableQuery } from "./vm-filter.ts";
 import { type VmRow, VmRowFields } from "./vm-row.ts";
@@ -28,6 +28,23 @@ export const VM_PAGE = graphql(
 /** One page of rows as the API answers it. */
 export type VmPage = ResultOf<typeof VM_PAGE>;
 type PageInfo = VmPage["virtualMachines"]["pageInfo"];
+
+/** One page of `query` after the cursor `after`: the page, or the error's message. */
+export async function fetchVmPage(
+  client: Client,
+  query: TableQuery,
+  after: string | null,
+): Promise<{ page?: VmPage["virtualMachines"]; error?: string }> {
+  const result = await client
+    .query(
+      VM_PAGE,
+      { first: PAGE_SIZE, after, filter: query.filter, orderBy: [query.orderBy] },
+      { requestPolicy: "network-only" },
+    )
+    .toPromise();
+  const page = result.data?.virtualMachines;
+  return page ? { page } : { error: result.error?.message ?? "" };
+}
 
 /** What the table has loaded so far for one query. */
 export interface VmPages {
@@ -58,20 +75,12 @@ export function useVmPages(query: TableQuery, reloadKey: number): VmPages {
     async (after: string | null, forGeneration: number) => {
       inFlight.current = true;
       setLoading(true);
-      const parsed = JSON.parse(key) as TableQuery;
-      const result = await client
-        .query(
-          VM_PAGE,
-          { first: PAGE_SIZE, after, filter: parsed.filter, orderBy: [parsed.orderBy] },
-          { requestPolicy: "network-only" },
-        )
-        .toPromise();
+      const { page, error } = await fetchVmPage(client, JSON.parse(key) as TableQuery, after);
       if (forGeneration !== generation.current) return;
       inFlight.current = false;
       setLoading(false);
-      const page = result.data?.virtualMachines;
       if (!page) {
-        setError(result.error?.message ?? "");
+        setError(error);
         return;
       }
       setError(undefined);

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { computeWindow, needsMoreRows } from "./virtual-window.ts";
 
 interface VirtualRowsProps<T> {
@@ -12,9 +12,14 @@ interface VirtualRowsProps<T> {
   header: ReactNode;
   label: string;
   totalCount: number;
+  /** Told the rows [start, end) drawn, whenever they change. */
+  onWindowChange?: (start: number, end: number) => void;
 }
 
 const OVERSCAN = 8;
+/** Pixels: the least height of the scrolling table, and the space left below it. */
+const MIN_HEIGHT = 320;
+const BOTTOM_GAP = 8;
 const LOAD_AHEAD = 40;
 
 /**
@@ -34,6 +39,21 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
     return () => observer.disconnect();
   }, []);
 
+  // The table takes the rest of the window below what the page shows above it, however tall that
+  // is: measured after every render (what is above may have grown) and when the window resizes.
+  const fit = useCallback(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const top = element.getBoundingClientRect().top + globalThis.scrollY;
+    const height = `${Math.max(MIN_HEIGHT, Math.floor(globalThis.innerHeight - top - BOTTOM_GAP))}px`;
+    if (element.style.height !== height) element.style.height = height;
+  }, []);
+  useLayoutEffect(fit);
+  useEffect(() => {
+    globalThis.addEventListener("resize", fit);
+    return () => globalThis.removeEventListener("resize", fit);
+  }, [fit]);
+
   const window = computeWindow({
     scrollTop,
     viewportHeight,
@@ -46,6 +66,10 @@ export function VirtualRows<T>(props: VirtualRowsProps<T>) {
   useEffect(() => {
     if (wantsMore) onNeedMore();
   }, [wantsMore, onNeedMore]);
+  const { onWindowChange } = props;
+  useEffect(() => {
+    onWindowChange?.(window.start, window.end);
+  }, [window.start, window.end, onWindowChange]);
 
   return (
     <div
