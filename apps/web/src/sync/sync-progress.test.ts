@@ -20,6 +20,7 @@ const base: ProgressEvent = {
   listStatus: null,
   count: null,
   reason: null,
+  reasonText: null,
   counts: null,
   outcome: null,
   message: null,
