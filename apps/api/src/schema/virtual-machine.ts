@@ -83,6 +83,7 @@ builder.prismaObject("IpAddress", {
       nullable: true,
       description:
         "rejectReason as a code and parameters, for showing it in the viewer's language; null for an accepted address and for one rejected before codes were stored.",
+      select: { rejectReasonText: true },
       resolve: (ip) => storedLocalizedMessage(ip.rejectReasonText),
     }),
     rejectRule: t.field({
