@@ -51,7 +51,9 @@ describe("sync progress", () => {
     ]);
     const c1 = state.C1;
     expect(c1?.status).toBe("finished");
-    expect(c1?.lists).toEqual([{ key: "pve1/qemu", status: "ok", count: 4, reason: null }]);
+    expect(c1?.lists).toEqual([
+      { key: "pve1/qemu", status: "ok", count: 4, reason: null, reasonText: null },
+    ]);
     expect(c1 && progressTone(c1)).toBe("ok");
   });
 
