@@ -11,3 +11,4 @@ export * from "./map-fairly.ts";
 export * from "./map-with-limit.ts";
 export * from "./result-errors.ts";
 export * from "./semaphore.ts";
+export * from "./server-text/index.ts";

@@ -3,6 +3,7 @@
 import type { AddressRejectRule, ReportedAddress } from "./address-rules/apply.ts";
 
 import type { GuestReport, GuestValueField } from "./guest-values.ts";
+import type { ServerText } from "./server-text/server-text.ts";
 
 /** A value that survives JSON.stringify/parse unchanged. */
 export type JsonValue =
@@ -59,6 +60,8 @@ export interface NeutralIp {
   isAccepted: boolean;
   /** Why a reported address was rejected ("docker0: MAC 02:42:… is not a NIC of this VM"). */
   rejectReason?: string;
+  /** rejectReason as a code and parameters (docs/behaviour.md §11.4). */
+  rejectReasonText?: ServerText;
   /** The address rule that rejected it (docs/behaviour.md §10 address rules). */
   rejectRule?: AddressRejectRule;
 }
@@ -205,8 +208,8 @@ export interface NeutralEdgeGateway {
  */
 export type ListRead =
   | { key: string; status: "ok"; vms: NeutralVm[] }
-  | { key: string; status: "failed"; reason: string }
-  | { key: string; status: "node_offline"; reason: string };
+  | { key: string; status: "failed"; reason: string; reasonText?: ServerText }
+  | { key: string; status: "node_offline"; reason: string; reasonText?: ServerText };
 
 /** Everything one read of a source produced; the only input of the sync engine. */
 export interface SourceSnapshot {
@@ -256,7 +259,15 @@ export interface SyncCounts {
 export type SyncProgressEvent =
   | { type: "started"; connectionId: string; syncRunId: string; dryRun: boolean }
   | { type: "phase"; phase: SyncPhase }
-  | { type: "list"; key: string; status: "ok" | "skipped"; count?: number; reason?: string }
+  | {
+      type: "list";
+      key: string;
+      status: "ok" | "skipped";
+      count?: number;
+      reason?: string;
+      /** The reason as a code and parameters, where the source has words for it. */
+      reasonText?: ServerText;
+    }
   | { type: "counts"; counts: SyncCounts }
   | { type: "guard"; known: number; present: number; message: string }
   | { type: "finished"; outcome: SyncRunOutcome; counts: SyncCounts; message: string }

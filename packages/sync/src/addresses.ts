@@ -180,6 +180,7 @@ export function insertIpRows(db: RawSql, rows: (IpRow & { vmId: string })[]): Pr
       { name: "interfaceName", cast: "text", value: (i) => i.interfaceName ?? "" },
       { name: "isAccepted", cast: "boolean", value: (i) => i.isAccepted },
       { name: "rejectReason", cast: "text", value: (i) => i.rejectReason },
+      { name: "rejectReasonText", cast: "jsonb", value: (i) => i.rejectReasonText ?? null },
       { name: "rejectRule", cast: "text", value: (i) => i.rejectRule },
       {
         name: "lastConfirmedAt",

@@ -8,7 +8,8 @@ describe("the guard decision", () => {
       present: 3,
       allowsRemoval: false,
       message:
-        "Removal suppressed: only 3 of 40 known guests in the lists that came back were present (fewer than half)",
+        "Removal suppressed: only 3 of 40 known guests in the lists that came back were present (fewer than half).",
+      text: { code: "syncGuardFired", params: { present: 3, known: 40, subject: "guests" } },
     });
     expect(decideGuard(5, 2).allowsRemoval).toBe(false);
   });

@@ -1,3 +1,5 @@
+import { englishText, type ServerText, serverText } from "@hyperlens/shared";
+
 /** Whether removals may proceed, and the message when they may not (docs/behaviour.md §3 "the guard"). */
 export interface GuardDecision {
   /** Known (not removed) items in the lists that came back. */
@@ -7,6 +9,8 @@ export interface GuardDecision {
   allowsRemoval: boolean;
   /** Set when the guard fired. */
   message?: string;
+  /** The message as a code and parameters (docs/behaviour.md §11.4); set with `message`. */
+  text?: ServerText;
 }
 
 /**
@@ -16,12 +20,8 @@ export interface GuardDecision {
 export function decideGuard(known: number, present: number, noun = "guests"): GuardDecision {
   // TRAP: docs/behaviour.md §3 — without it a source answering with an almost empty list wipes the inventory.
   if (known > 0 && present * 2 < known) {
-    return {
-      known,
-      present,
-      allowsRemoval: false,
-      message: `Removal suppressed: only ${present} of ${known} known ${noun} in the lists that came back were present (fewer than half)`,
-    };
+    const text = serverText("syncGuardFired", { present, known, subject: noun.replace(/ /g, "_") });
+    return { known, present, allowsRemoval: false, message: englishText(text), text };
   }
   return { known, present, allowsRemoval: true };
 }

@@ -209,7 +209,7 @@ export async function runLightPoll(options: RunLightPollOptions): Promise<LightP
   const message =
     `Light poll: ${listed} guests listed, ${read.length} read: ${counts.added} added, ` +
     `${counts.changed} changed, ${counts.restored} restored, ${counts.removed} removed.` +
-    (suppressed.length ? ` ${plan.guard?.message}.` : "");
+    (suppressed.length ? ` ${plan.guard?.message}` : "");
   const finishedAt = clock();
   emit({ type: "phase", phase: "recording" });
   await commitWithFeed(

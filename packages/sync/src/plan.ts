@@ -1,4 +1,4 @@
-import type { Confirmation, ListRead, NeutralVm } from "@hyperlens/shared";
+import type { Confirmation, ListRead, NeutralVm, ServerText } from "@hyperlens/shared";
 import { fingerprintVm } from "./fingerprint.ts";
 import { decideGuard, type GuardDecision } from "./guard.ts";
 import { normalizeVm } from "./normalize.ts";
@@ -46,7 +46,13 @@ export interface PlannedConfirmation {
 
 /** Something a run did not do, and why (sync_runs.suppressed, docs/behaviour.md §10). */
 export type SuppressedItem =
-  | { kind: "list"; key: string; status: Exclude<ListRead["status"], "ok">; reason: string }
+  | {
+      kind: "list";
+      key: string;
+      status: Exclude<ListRead["status"], "ok">;
+      reason: string;
+      reasonText?: ServerText;
+    }
   | { kind: "unreported_list"; key: string; kept: number }
   | {
       kind: "guard";
@@ -187,7 +193,8 @@ export function planRemovals(
   const suppressed: SuppressedItem[] = [];
   for (const list of lists) {
     if (list.status !== "ok") {
-      suppressed.push({ kind: "list", key: list.key, status: list.status, reason: list.reason });
+      const { key, status, reason, reasonText } = list;
+      suppressed.push({ kind: "list", key, status, reason, ...(reasonText ? { reasonText } : {}) });
     }
   }
   for (const [key, kept] of unreported) suppressed.push({ kind: "unreported_list", key, kept });

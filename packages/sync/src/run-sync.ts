@@ -1,13 +1,16 @@
-import { type Prisma, type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
+import { Prisma, type PrismaClient, type RawSql, rawTransaction } from "@hyperlens/db";
 import {
   type ConnectionKind,
+  englishText,
   errorClassOf,
   type JsonObject,
+  type ServerText,
   type SourceSnapshot,
   type SyncCounts,
   type SyncProgressEvent,
   type SyncRunOutcome,
   type SyncTrigger,
+  serverText,
 } from "@hyperlens/shared";
 import { compiledAddressRules, readEffectiveAddressRules } from "./address-rules-store.ts";
 import { withResolvedAddresses } from "./addresses.ts";
@@ -100,25 +103,34 @@ export const ZERO_COUNTS: Readonly<SyncCounts> = Object.freeze({
 
 const toJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as Prisma.InputJsonValue;
 
-function describe(counts: SyncCounts, suppressed: SuppressedItem[], dryRun: boolean): string {
-  const verb = dryRun ? "would be " : "";
+/** What a run did and did not do, one text per sentence (docs/behaviour.md §11.4). */
+function describe(counts: SyncCounts, suppressed: SuppressedItem[], dryRun: boolean): ServerText[] {
+  const { seen, added, changed, restored, removed, unchanged } = counts;
   const parts = [
-    `${counts.seen} guests seen: ${verb}${counts.added} added, ${counts.changed} changed, ` +
-      `${counts.restored} restored, ${counts.removed} removed, ${counts.unchanged} unchanged.`,
+    serverText("syncSummary", {
+      seen,
+      dryRun: String(dryRun),
+      added,
+      changed,
+      restored,
+      removed,
+      unchanged,
+    }),
   ];
   for (const item of suppressed) {
     if (item.kind === "list") {
-      const why = item.status === "node_offline" ? "node offline" : "list failed";
-      parts.push(`Skipped ${item.key} (${why}: ${item.reason}).`);
+      const reason = item.reasonText ?? item.reason;
+      parts.push(serverText("syncListSkipped", { list: item.key, status: item.status, reason }));
     } else if (item.kind === "unreported_list") {
-      parts.push(`List ${item.key} was not reported; its ${item.kept} guests were kept.`);
+      parts.push(serverText("syncListUnreported", { list: item.key, kept: item.kept }));
     } else if (item.kind === "guard") {
-      parts.push(`${item.message}.`);
+      const subject = item.subject.replace(/ /g, "_");
+      parts.push(serverText("syncGuardFired", { ...item, subject }));
     } else {
-      parts.push(`Edge gateways not removed: ${item.reason}.`);
+      parts.push(serverText("syncEdgeGatewaysKept", { reason: item.reason }));
     }
   }
-  return parts.join(" ");
+  return parts;
 }
 
 /**
@@ -185,6 +197,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
             lastSyncAt: finishedAt,
             lastSyncOutcome: "FAILED",
             lastSyncMessage: message,
+            lastSyncMessageTexts: Prisma.DbNull,
             lastSyncCounts: toJson(ZERO_COUNTS),
             consecutiveFailures: { increment: 1 },
             lastErrorClass: errorClass,
@@ -369,7 +382,8 @@ async function reconcile(
   const counts = countsOf(tally, removal.removals.length, rowsWritten);
   emit({ type: "counts", counts });
   const outcome: SyncRunOutcome = suppressed.length || guardFired ? "PARTIAL" : "SUCCESS";
-  const message = describe(counts, suppressed, dryRun);
+  const messageTexts = describe(counts, suppressed, dryRun);
+  const message = messageTexts.map(englishText).join(" ");
   const finishedAt = clock();
   const feed = dryRun
     ? []
@@ -385,6 +399,7 @@ async function reconcile(
         suppressed: toJson(suppressed),
         preview: preview ? toJson(preview) : undefined,
         message,
+        messageTexts: toJson(messageTexts),
       },
     });
     // A preview changes nothing, the connection's health included.
@@ -395,6 +410,7 @@ async function reconcile(
           lastSyncAt: finishedAt,
           lastSyncOutcome: outcome,
           lastSyncMessage: message,
+          lastSyncMessageTexts: toJson(messageTexts),
           lastSyncCounts: toJson(counts),
           // The run's start: every row it confirmed was seen at or after this instant.
           lastSuccessAt: ctx.now,

@@ -16,6 +16,7 @@ import { type ConnectionInput, deleteConnection, saveConnection } from "../servi
 import { connectionSettings } from "../sources/connection-settings.ts";
 import { builder } from "./builder.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
+import { LocalizedMessageRef, storedLocalizedMessages } from "./localized-message.ts";
 
 export const ConnectionKindEnum = builder.enumType("ConnectionKind", {
   description: "The kind of hypervisor a connection talks to.",
@@ -55,6 +56,13 @@ export const ConnectionNode = builder.prismaNode("Connection", {
         resolve: (c) => c.lastSyncOutcome,
       }),
       lastSyncMessage: t.exposeString("lastSyncMessage", { nullable: true }),
+      lastSyncMessageTexts: t.field({
+        type: [LocalizedMessageRef],
+        nullable: true,
+        description:
+          "lastSyncMessage as codes and parameters, one per sentence; null when the last sync failed or the server has no codes for its message.",
+        resolve: (c) => storedLocalizedMessages(c.lastSyncMessageTexts),
+      }),
       lastSuccessAt: t.expose("lastSuccessAt", { type: "DateTime", nullable: true }),
       consecutiveFailures: t.exposeInt("consecutiveFailures"),
       lastErrorClass: t.exposeString("lastErrorClass", { nullable: true }),

@@ -86,7 +86,7 @@ describe("testing and syncing a Proxmox connection", () => {
     expect(body.data?.testConnection).toEqual({
       ok: true,
       errorClass: null,
-      message: expect.stringMatching(/^Connected: Proxmox VE 9\.1.*2 node\(s\), 2 online\.$/),
+      message: expect.stringMatching(/^Connected: Proxmox VE 9\.1.*2 nodes, 2 online\.$/),
     });
   });
 

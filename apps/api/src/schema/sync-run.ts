@@ -1,6 +1,11 @@
 // Sync runs (history), Test and Sync, and live sync progress.
 import type { SyncCounts } from "@hyperlens/shared";
-import { type ConnectionKind, MANAGE_CAPABILITY, SYNC_TRIGGERS } from "@hyperlens/shared";
+import {
+  type ConnectionKind,
+  localizedMessage,
+  MANAGE_CAPABILITY,
+  SYNC_TRIGGERS,
+} from "@hyperlens/shared";
 import { ZERO_COUNTS } from "@hyperlens/sync";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { GraphQLError } from "graphql";
@@ -8,7 +13,11 @@ import { filter } from "graphql-yoga";
 import { canSeeConnection, ofVisibleConnections, visibleConnections } from "../auth/visibility.ts";
 import type { Context } from "../context.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
-import { testConnection, testConnectionInput } from "../services/connection-test.ts";
+import {
+  type TestResult,
+  testConnection,
+  testConnectionInput,
+} from "../services/connection-test.ts";
 import { syncConnection } from "../syncs/coordinator.ts";
 import {
   type ManualSyncCooldown,
@@ -25,6 +34,7 @@ import {
   VcenterConnectionInput,
 } from "./connection.ts";
 import { NODE_LOOKUP } from "./global-ids.ts";
+import { LocalizedMessageRef, storedLocalizedMessages } from "./localized-message.ts";
 
 builder.scalarType("JSON", {
   description: "Any JSON value (source-specific details, previews).",
@@ -106,6 +116,13 @@ export const SyncRunNode = builder.prismaNode("SyncRun", {
       resolve: (run) => run.preview,
     }),
     message: t.exposeString("message", { nullable: true }),
+    messageTexts: t.field({
+      type: [LocalizedMessageRef],
+      nullable: true,
+      description:
+        "message as codes and parameters, one per sentence; null when the run failed or the server has no codes for its message.",
+      resolve: (run) => storedLocalizedMessages(run.messageTexts),
+    }),
     errorClass: t.exposeString("errorClass", { nullable: true }),
     manualSyncCooldown: t.field({
       type: ManualSyncCooldownRef,
@@ -142,17 +159,22 @@ builder.queryField("syncRuns", (t) =>
   ),
 );
 
-const ConnectionTestResult = builder
-  .objectRef<{ ok: boolean; errorClass: string | null; message: string }>("ConnectionTestResult")
-  .implement({
-    description:
-      "The outcome of Test: ok, or the class of error and a message an administrator can act on.",
-    fields: (t) => ({
-      ok: t.exposeBoolean("ok"),
-      errorClass: t.exposeString("errorClass", { nullable: true }),
-      message: t.exposeString("message"),
+const ConnectionTestResult = builder.objectRef<TestResult>("ConnectionTestResult").implement({
+  description:
+    "The outcome of Test: ok, or the class of error and a message an administrator can act on.",
+  fields: (t) => ({
+    ok: t.exposeBoolean("ok"),
+    errorClass: t.exposeString("errorClass", { nullable: true }),
+    message: t.exposeString("message"),
+    messageText: t.field({
+      type: LocalizedMessageRef,
+      nullable: true,
+      description:
+        "message as a code and parameters; null where the server has no code for it (a hypervisor's own error).",
+      resolve: (result) => (result.text ? localizedMessage(result.text) : null),
     }),
-  });
+  }),
+});
 
 async function requireManaged(ctx: Context, id: string) {
   const connection = await ctx.prisma.connection.findFirst({
@@ -288,6 +310,13 @@ const SyncProgressRef = builder.objectRef<SyncProgress>("SyncProgress").implemen
     reason: t.string({
       nullable: true,
       resolve: (p) => (p.event.type === "list" ? (p.event.reason ?? null) : null),
+    }),
+    reasonText: t.field({
+      type: LocalizedMessageRef,
+      nullable: true,
+      description: "reason as a code and parameters, where the server has one.",
+      resolve: (p) =>
+        p.event.type === "list" && p.event.reasonText ? localizedMessage(p.event.reasonText) : null,
     }),
     counts: t.field({
       type: SyncCountsRef,

@@ -26,6 +26,7 @@ import {
   PowerStateEnum,
   VmEventTypeEnum,
 } from "./inventory-enums.ts";
+import { LocalizedMessageRef, storedLocalizedMessage } from "./localized-message.ts";
 import { buildVmWhere, narrowsLiveGuests, VirtualMachineFilter } from "./virtual-machine-filter.ts";
 import { buildVmOrder, isNameOrder, VirtualMachineOrder } from "./virtual-machine-order.ts";
 import { CountAlongside, findVmPage, selectsField } from "./virtual-machine-page.ts";
@@ -77,6 +78,14 @@ builder.prismaObject("IpAddress", {
     nicKey: t.exposeString("nicKey", { nullable: true }),
     isAccepted: t.exposeBoolean("isAccepted"),
     rejectReason: t.exposeString("rejectReason", { nullable: true }),
+    rejectReasonText: t.field({
+      type: LocalizedMessageRef,
+      nullable: true,
+      description:
+        "rejectReason as a code and parameters, for showing it in the viewer's language; null for an accepted address and for one rejected before codes were stored.",
+      select: { rejectReasonText: true },
+      resolve: (ip) => storedLocalizedMessage(ip.rejectReasonText),
+    }),
     rejectRule: t.field({
       type: AddressRejectRuleEnum,
       nullable: true,

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Connection, ConnectionKind } from "@hyperlens/db";
 import { isHyperError } from "@hyperlens/hyper-http";
+import { englishText, type ServerText, serverText } from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
 import type { AppServices } from "../context.ts";
 import { NotFoundError, SecretUnreadableError } from "../errors.ts";
@@ -20,6 +21,8 @@ export interface TestResult {
   ok: boolean;
   errorClass: string | null;
   message: string;
+  /** The message as a code and parameters, where the server has one (docs/behaviour.md §11.4). */
+  text: ServerText | null;
 }
 
 /** Logs in and reads something small; reports the real reason on failure. */
@@ -88,6 +91,7 @@ function unsavedConnection(kind: ConnectionKind): Connection {
     lastLightPollAt: null,
     lastSyncOutcome: null,
     lastSyncMessage: null,
+    lastSyncMessageTexts: null,
     lastSyncCounts: null,
     lastSuccessAt: null,
     consecutiveFailures: 0,
@@ -104,12 +108,10 @@ async function loginAndRead(
   const session = openHypervisorSession(services, connection, secret, randomUUID());
   try {
     const { summary, privilegeWarning = null } = await session.test();
-    return {
-      ok: true,
-      errorClass: null,
-      message: privilegeWarning ? `${summary} Warning: ${privilegeWarning}` : summary,
-      privilegeWarning,
-    };
+    const text = privilegeWarning
+      ? serverText("connectionTestWarning", { summary, warning: privilegeWarning })
+      : summary;
+    return { ok: true, errorClass: null, message: englishText(text), text, privilegeWarning };
   } finally {
     await session.close();
   }
@@ -118,15 +120,15 @@ async function loginAndRead(
 /** Runs a Test, turning the failures an administrator can act on into its answer. */
 async function reportFailure(test: () => Promise<TestResult>): Promise<TestResult> {
   try {
-    const { ok, errorClass, message } = await test();
-    return { ok, errorClass, message };
+    const { ok, errorClass, message, text } = await test();
+    return { ok, errorClass, message, text };
   } catch (error) {
     if (isHyperError(error))
-      return { ok: false, errorClass: error.errorClass, message: error.message };
+      return { ok: false, errorClass: error.errorClass, message: error.message, text: null };
     if (error instanceof NotFoundError)
-      return { ok: false, errorClass: "config", message: error.message };
+      return { ok: false, errorClass: "config", message: error.message, text: null };
     if (error instanceof SecretUnreadableError)
-      return { ok: false, errorClass: error.errorClass, message: error.message };
+      return { ok: false, errorClass: error.errorClass, message: error.message, text: null };
     throw error;
   }
 }

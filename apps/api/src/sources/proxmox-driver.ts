@@ -5,6 +5,7 @@ import {
   readProxmoxGuests,
   readProxmoxInventory,
 } from "@hyperlens/proxmox";
+import { serverText } from "@hyperlens/shared";
 import {
   httpOptionsFor,
   readOptionsFor,
@@ -28,10 +29,13 @@ export const proxmoxDriver: SourceDriver = {
         const nodes = await client.nodes();
         const version = await client.version().catch(() => null);
         const online = nodes.filter((n) => n.status === "online").length;
-        const release = version ? `Proxmox VE ${version.version}, ` : "";
         const permissions = await client.permissions().catch(() => null);
         return {
-          summary: `Connected: ${release}${nodes.length} node(s), ${online} online.`,
+          summary: serverText("connectionTestProxmox", {
+            version: version?.version ?? "unknown",
+            nodes: nodes.length,
+            online,
+          }),
           privilegeWarning: permissions ? connectionPrivilegeWarning(permissions, version) : null,
         };
       },

@@ -3,13 +3,22 @@
 // the registry.
 import type { Connection } from "@hyperlens/db";
 import type { HyperLogger, HyperMetrics } from "@hyperlens/hyper-http";
-import type { GuestListing, ListedGuest, ReadGuest, SourceSnapshot } from "@hyperlens/shared";
+import type {
+  GuestListing,
+  ListedGuest,
+  ReadGuest,
+  ServerText,
+  SourceSnapshot,
+} from "@hyperlens/shared";
 import { connectionSettings } from "./connection-settings.ts";
 
 /** An open session with one hypervisor connection. */
 export interface SourceSession {
-  /** Logs in and reads something small; throws a HyperError that says what is wrong. */
-  test(): Promise<{ summary: string; privilegeWarning?: string | null }>;
+  /**
+   * Logs in and reads something small; throws a HyperError that says what is wrong. The summary
+   * is a code and parameters (docs/behaviour.md §11.4).
+   */
+  test(): Promise<{ summary: ServerText; privilegeWarning?: string | null }>;
   /** Reads the whole inventory (docs/behaviour.md §3–§5). */
   read(signal?: AbortSignal): Promise<SourceSnapshot>;
   /**

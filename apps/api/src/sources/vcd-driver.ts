@@ -1,3 +1,4 @@
+import { serverText } from "@hyperlens/shared";
 import { createVcdClient, createVcdLightPoll, readVcdInventory } from "@hyperlens/vcd";
 import { readOptionsFor, type SourceDriver, sessionClientOptions } from "./source-driver.ts";
 
@@ -10,11 +11,13 @@ export const vcdDriver: SourceDriver = {
       test: () =>
         client.withSession(async (session) => {
           const first = await client.vmQueryPage(1, 1);
-          const who = client.isProvider
-            ? "provider administrator"
-            : `organization ${session.orgName ?? ""}`.trim();
           return {
-            summary: `Connected to Cloud Director (API ${client.apiVersion}) as ${who}; ${first.total} VM(s) visible.`,
+            summary: serverText("connectionTestVcd", {
+              apiVersion: client.apiVersion,
+              role: client.isProvider ? "provider" : "organization",
+              org: session.orgName ?? "",
+              vms: first.total ?? 0,
+            }),
           };
         }),
       read: (signal) => readVcdInventory(client, readOptionsFor(signal)),

@@ -1,3 +1,4 @@
+import { serverText } from "@hyperlens/shared";
 import {
   createVcenterClient,
   createVcenterLightPoll,
@@ -16,7 +17,11 @@ export const vcenterDriver: SourceDriver = {
           const [session, hosts] = await Promise.all([client.sessionInfo(), client.hosts()]);
           const online = hosts.filter((h) => h.connectionState === "CONNECTED").length;
           return {
-            summary: `Connected to vCenter as ${session.user ?? connection.username}; ${hosts.length} host(s) visible, ${online} connected.`,
+            summary: serverText("connectionTestVcenter", {
+              user: session.user ?? connection.username,
+              hosts: hosts.length,
+              connected: online,
+            }),
           };
         }),
       read: (signal) => readVcenterInventory(client, readOptionsFor(signal)),

@@ -147,7 +147,7 @@ async function closeRunsAsInterrupted(
         FROM closed WHERE NOT "isDryRun" GROUP BY "connectionId"
       ), recorded AS (
         UPDATE connections AS c SET "lastSyncAt" = now(), "lastSyncOutcome" = 'FAILED',
-          "lastSyncMessage" = ${INTERRUPTED_MESSAGE}, "lastSyncCounts" = ${JSON.stringify(ZERO_COUNTS)}::jsonb || f.counts,
+          "lastSyncMessage" = ${INTERRUPTED_MESSAGE}, "lastSyncMessageTexts" = NULL, "lastSyncCounts" = ${JSON.stringify(ZERO_COUNTS)}::jsonb || f.counts,
           "consecutiveFailures" = c."consecutiveFailures" + f.runs,
           "lastErrorClass" = ${INTERRUPTED_ERROR_CLASS}
         FROM failures AS f WHERE c.id = f."connectionId"

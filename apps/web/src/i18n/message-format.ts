@@ -1,73 +1,65 @@
-// A small subset of ICU MessageFormat: `{name}` placeholders and
-// `{count, plural, one {# item} other {# items}}`, with categories from Intl.PluralRules so each
-// language keeps its own plural forms (Polish few/many, Arabic zero/two) under one key.
+// ICU MessageFormat through intl-messageformat: plurals with each language's own categories (Polish
+// few/many, Arabic zero/two), `select`, and numbers in the locale's digits and grouping.
+import { IntlMessageFormat } from "intl-messageformat";
 
 /** Values a message can be filled with. */
 export type MessageValues = Record<string, string | number>;
 
-interface PluralBlock {
-  start: number;
-  end: number;
-  name: string;
-  branches: Map<string, string>;
-}
+const compiled = new Map<string, IntlMessageFormat>();
 
-function matchingBrace(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    if (text[i] === "{") depth++;
-    else if (text[i] === "}" && --depth === 0) return i;
+function formatOf(locale: string, text: string): IntlMessageFormat {
+  const key = `${locale}\u0000${text}`;
+  let format = compiled.get(key);
+  if (!format) {
+    // Tags stay text: no catalog message is rich text, and "<" in one must not break it.
+    format = new IntlMessageFormat(text, locale, undefined, { ignoreTag: true });
+    compiled.set(key, format);
   }
-  return -1;
+  return format;
 }
 
-function parsePlural(text: string, start: number): PluralBlock | undefined {
-  const end = matchingBrace(text, start);
-  if (end < 0) return undefined;
-  const head = /^\{\s*(\w+)\s*,\s*plural\s*,/.exec(text.slice(start, end));
-  if (!head?.[1]) return undefined;
-  const branches = new Map<string, string>();
-  let i = start + head[0].length;
-  while (i < end) {
-    const selector = /^\s*(=?\w+)\s*\{/.exec(text.slice(i, end));
-    if (!selector?.[1]) break;
-    const open = i + selector[0].length - 1;
-    const close = matchingBrace(text, open);
-    if (close < 0) break;
-    branches.set(selector[1], text.slice(open + 1, close));
-    i = close + 1;
-  }
-  return { start, end, name: head[1], branches };
-}
+type Element = ReturnType<IntlMessageFormat["getAst"]>[number];
 
-/** Fills a message for a locale: plural blocks first, then `{name}` placeholders. */
-export function formatMessage(locale: string, text: string, values: MessageValues = {}): string {
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const open = text.indexOf("{", i);
-    if (open < 0) break;
-    const block = parsePlural(text, open);
-    if (!block) {
-      out += text.slice(i, open + 1);
-      i = open + 1;
-      continue;
+// intl-messageformat's element kinds (TYPE in @formatjs/icu-messageformat-parser).
+const LITERAL = 0;
+const ARGUMENT = 1;
+
+/** Each argument's name, and whether every use of it is a plain `{name}`. */
+function collectArguments(elements: readonly Element[], names: Map<string, boolean>) {
+  for (const element of elements) {
+    if (element.type !== LITERAL && "value" in element && typeof element.value === "string") {
+      names.set(element.value, (names.get(element.value) ?? true) && element.type === ARGUMENT);
     }
-    const raw = values[block.name];
-    const count = typeof raw === "number" ? raw : Number(raw ?? 0);
-    const category = new Intl.PluralRules(locale).select(count);
-    const branch =
-      block.branches.get(`=${count}`) ??
-      block.branches.get(category) ??
-      block.branches.get("other");
-    const number = new Intl.NumberFormat(locale).format(count);
-    out += text.slice(i, open) + (branch ?? "").replaceAll("#", number);
-    i = block.end + 1;
+    if ("options" in element) {
+      for (const option of Object.values(element.options)) collectArguments(option.value, names);
+    }
+    if ("children" in element) collectArguments(element.children, names);
   }
-  out += text.slice(i);
-  return out.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const value = values[name];
-    if (value === undefined) return whole;
-    return typeof value === "number" ? new Intl.NumberFormat(locale).format(value) : value;
-  });
+  return names;
+}
+
+function argumentsOf(locale: string, text: string): Map<string, boolean> {
+  return collectArguments(formatOf(locale, text).getAst(), new Map());
+}
+
+/** The names of the values a message uses, plural and select arguments included. */
+export function messageArguments(locale: string, text: string): Set<string> {
+  return new Set(argumentsOf(locale, text).keys());
+}
+
+/**
+ * Fills a message for a locale. A number in a plain `{name}` is written in the locale's digits
+ * and grouping, as in a plural's `#`; a value the caller did not give stays visible as `{name}`
+ * rather than failing the whole text.
+ */
+export function formatMessage(locale: string, text: string, values: MessageValues = {}): string {
+  const filled: MessageValues = { ...values };
+  for (const [name, isPlain] of argumentsOf(locale, text)) {
+    const value = filled[name];
+    if (value === undefined) filled[name] = `{${name}}`;
+    else if (isPlain && typeof value === "number") {
+      filled[name] = new Intl.NumberFormat(locale).format(value);
+    }
+  }
+  return String(formatOf(locale, text).format(filled));
 }

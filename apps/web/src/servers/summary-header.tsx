@@ -3,6 +3,7 @@ import { CONNECTION_KINDS } from "@hyperlens/shared";
 import type { ReactNode } from "react";
 import { formatBytes, formatCount, formatRelative } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
+import { serverMessagesText } from "../i18n/server-text.ts";
 import type { Connection } from "../settings/connection-fields.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
 import { outcomeTone } from "../ui/tone.ts";
@@ -144,7 +145,14 @@ export function SummaryHeader(props: {
             {connection.lastSyncOutcome ? (
               <Badge
                 tone={outcomeTone(connection.lastSyncOutcome)}
-                title={connection.lastSyncMessage ?? undefined}
+                title={
+                  connection.lastSyncMessage
+                    ? serverMessagesText(
+                        connection.lastSyncMessageTexts,
+                        connection.lastSyncMessage,
+                      )
+                    : undefined
+                }
               >
                 {t(`outcome.${connection.lastSyncOutcome}`)}
               </Badge>

@@ -4,6 +4,7 @@ import { rejectRuleText } from "../address-rules/rules-text.ts";
 import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { formatBytes, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
+import { serverMessageText } from "../i18n/server-text.ts";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
 import { CopyButton } from "../ui/copy-button.tsx";
 import { Isolated } from "../ui/cut-text.tsx";
@@ -26,6 +27,7 @@ const VmDetailFields = graphql(
     disks { key label capacityBytes storage busType }
     allIps: ipAddresses(includeRejected: true) {
       address prefixLength origin interfaceName nicKey isAccepted rejectRule rejectReason
+      rejectReasonText { code params message }
       lastConfirmedAt
     }
     history(first: 50) { at type changes }
@@ -209,7 +211,7 @@ function Nics(props: { vm: VmDetail }) {
           <Badge tone="warn">{t("detail.rejected")}</Badge>{" "}
           {ip.rejectRule && <strong>{rejectRuleText(ip.rejectRule)}</strong>}
           {ip.rejectRule && ip.rejectReason && ": "}
-          {ip.rejectReason}
+          {ip.rejectReasonText ? serverMessageText(ip.rejectReasonText) : ip.rejectReason}
         </div>
       )}
     </li>

@@ -3,6 +3,7 @@ import { useMutation } from "urql";
 import { ConnectionRules } from "../address-rules/connection-rules.tsx";
 import { graphql } from "../graphql/graphql.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
+import { serverMessagesText } from "../i18n/server-text.ts";
 import { navigate } from "../shell/router.ts";
 import { useSync } from "../sync/sync-context.tsx";
 import { SyncPanel } from "../sync/sync-panel.tsx";
@@ -16,7 +17,9 @@ import { EdgeGateways } from "./edge-gateways.tsx";
 import { TestOutcome, type TestOutcomeState } from "./test-outcome.tsx";
 
 const TEST_CONNECTION = graphql(`
-  mutation TestConnection($id: ID!) { testConnection(id: $id) { ok errorClass message } }
+  mutation TestConnection($id: ID!) {
+    testConnection(id: $id) { ok errorClass message messageText { code params message } }
+  }
 `);
 
 const DELETE_CONNECTION = graphql(`
@@ -51,6 +54,7 @@ export function ConnectionCard(props: {
         ok: false,
         errorClass: null,
         message: result.error?.message ?? t("common.failed"),
+        messageText: null,
       });
   };
 
@@ -69,7 +73,7 @@ export function ConnectionCard(props: {
         <Isolated className="mono">{c.url}</Isolated>
       </p>
       <p className="muted">{connectionSummary(c, locale)}</p>
-      {c.lastSyncMessage && <p>{c.lastSyncMessage}</p>}
+      {c.lastSyncMessage && <p>{serverMessagesText(c.lastSyncMessageTexts, c.lastSyncMessage)}</p>}
       {c.privilegeWarning && <p className="tone-text-warn">{c.privilegeWarning}</p>}
       <div className="actions">
         {props.canManage && (

@@ -23,6 +23,7 @@ export const ConnectionFields = graphql(`
     lastSuccessAt
     lastSyncOutcome
     lastSyncMessage
+    lastSyncMessageTexts { code params message }
     consecutiveFailures
     privilegeWarning
     groups { id name }

@@ -71,7 +71,7 @@ const TEST_UNSAVED = {
       result: testUnsavedProxmoxConnection(input: $input) {
         __typename
         ...ValidationErrorFields
-        ... on MutationTestUnsavedProxmoxConnectionSuccess { data { ok errorClass message } }
+        ... on MutationTestUnsavedProxmoxConnectionSuccess { data { ok errorClass message messageText { code params message } } }
       }
     }
   `,
@@ -83,7 +83,7 @@ const TEST_UNSAVED = {
       result: testUnsavedVcdConnection(input: $input) {
         __typename
         ...ValidationErrorFields
-        ... on MutationTestUnsavedVcdConnectionSuccess { data { ok errorClass message } }
+        ... on MutationTestUnsavedVcdConnectionSuccess { data { ok errorClass message messageText { code params message } } }
       }
     }
   `,
@@ -95,7 +95,7 @@ const TEST_UNSAVED = {
       result: testUnsavedVcenterConnection(input: $input) {
         __typename
         ...ValidationErrorFields
-        ... on MutationTestUnsavedVcenterConnectionSuccess { data { ok errorClass message } }
+        ... on MutationTestUnsavedVcenterConnectionSuccess { data { ok errorClass message messageText { code params message } } }
       }
     }
   `,

@@ -1,11 +1,12 @@
 import { t } from "../i18n/i18n.ts";
+import { type ServerMessage, serverMessageText } from "../i18n/server-text.ts";
 import { failureText } from "../sync/failure-text.ts";
 import { Badge } from "../ui/badge.tsx";
 
 /** What a Test answered, or that it is still running. */
 export type TestOutcomeState =
   | { pending: true }
-  | { ok: boolean; errorClass: string | null; message: string };
+  | { ok: boolean; errorClass: string | null; message: string; messageText: ServerMessage | null };
 
 /** A Test's outcome, for a saved connection's card and for the form's Test before saving. */
 export function TestOutcome(props: { state: TestOutcomeState | undefined }) {
@@ -17,7 +18,9 @@ export function TestOutcome(props: { state: TestOutcomeState | undefined }) {
       <Badge tone={state.ok ? "ok" : "danger"}>
         {state.ok ? t("settings.testOk") : t("settings.testFailed")}
       </Badge>{" "}
-      {failureText(state.errorClass, state.message)}
+      {state.messageText
+        ? serverMessageText(state.messageText)
+        : failureText(state.errorClass, state.message)}
     </p>
   );
 }

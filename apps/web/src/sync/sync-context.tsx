@@ -46,6 +46,7 @@ const SYNC_PROGRESS = graphql(`
   subscription SyncProgress($connectionId: ID) {
     syncProgress(connectionId: $connectionId) {
       at connectionId syncRunId type phase listKey listStatus count reason
+      reasonText { code params message }
       counts { added changed removed restored unchanged seen rowsWritten }
       outcome message errorClass guardKnown guardPresent
     }

@@ -1,5 +1,6 @@
 import { formatCount, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
+import { serverMessageText } from "../i18n/server-text.ts";
 import type { Connection } from "../settings/connection-fields.ts";
 import { Badge } from "../ui/badge.tsx";
 import { failureText } from "./failure-text.ts";
@@ -46,7 +47,12 @@ function ProgressItem(props: { progress: ConnectionProgress; name: string }) {
       )}
       {skipped.map((list) => (
         <div key={list.key} className="tone-text-warn">
-          {t("sync.listSkipped", { list: list.key, reason: list.reason ?? list.status })}
+          {t("sync.listSkipped", {
+            list: list.key,
+            reason: list.reasonText
+              ? serverMessageText(list.reasonText)
+              : (list.reason ?? list.status),
+          })}
         </div>
       ))}
       {p.guard && (

@@ -20,6 +20,7 @@ const base: ProgressEvent = {
   listStatus: null,
   count: null,
   reason: null,
+  reasonText: null,
   counts: null,
   outcome: null,
   message: null,
@@ -50,7 +51,9 @@ describe("sync progress", () => {
     ]);
     const c1 = state.C1;
     expect(c1?.status).toBe("finished");
-    expect(c1?.lists).toEqual([{ key: "pve1/qemu", status: "ok", count: 4, reason: null }]);
+    expect(c1?.lists).toEqual([
+      { key: "pve1/qemu", status: "ok", count: 4, reason: null, reasonText: null },
+    ]);
     expect(c1 && progressTone(c1)).toBe("ok");
   });
 

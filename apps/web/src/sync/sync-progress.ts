@@ -1,5 +1,6 @@
 // Live sync progress per connection, folded from syncProgress events. A sync that skipped lists
 // or fired the removal guard never shows as a plain success (docs/behaviour.md §9).
+import type { ServerMessage } from "../i18n/server-text.ts";
 import type { Tone } from "../ui/tone.ts";
 import { outcomeTone } from "../ui/tone.ts";
 
@@ -14,6 +15,7 @@ export interface ProgressEvent {
   listStatus: string | null;
   count: number | null;
   reason: string | null;
+  reasonText: ServerMessage | null;
   counts: {
     added: number;
     changed: number;
@@ -35,6 +37,8 @@ export interface ListProgress {
   status: string;
   count: number | null;
   reason: string | null;
+  /** The reason as a code and parameters, where the server has one. */
+  reasonText: ServerMessage | null;
 }
 
 /** Why the server handed the last run back instead of starting a sync (its manual-sync cool-down). */
@@ -122,6 +126,7 @@ export function applyProgress(state: ProgressState, event: ProgressEvent): Progr
         status: event.listStatus ?? "",
         count: event.count,
         reason: event.reason,
+        reasonText: event.reasonText,
       };
       // The server reports each list once per run (docs/behaviour.md §8.4).
       next = { ...current, lists: [...current.lists, list] };

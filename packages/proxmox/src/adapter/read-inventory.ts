@@ -3,8 +3,14 @@
 // in turn, as many at once as the client's per-node and per-connection limits allow
 // (docs/behaviour.md §3.7, §3.8), so the pipeline stays full and no node waits behind another.
 
-import type { ListRead, NeutralNode, NeutralVm, SourceSnapshot } from "@hyperlens/shared";
-import { errorMessage, mapFairly } from "@hyperlens/shared";
+import type {
+  ListRead,
+  NeutralNode,
+  NeutralVm,
+  ServerText,
+  SourceSnapshot,
+} from "@hyperlens/shared";
+import { englishText, errorMessage, mapFairly, serverText } from "@hyperlens/shared";
 import type { ProxmoxClient } from "../client.ts";
 import type { ProxmoxGuestSummary } from "../parse/guest-list.ts";
 import type { ProxmoxNode } from "../parse/nodes.ts";
@@ -14,7 +20,14 @@ import { createGuestReader } from "./read-guest.ts";
 
 /** Progress of a read, for live sync progress. */
 export type ReadProgress =
-  | { type: "list"; key: string; status: "ok" | "skipped"; count?: number; reason?: string }
+  | {
+      type: "list";
+      key: string;
+      status: "ok" | "skipped";
+      count?: number;
+      reason?: string;
+      reasonText?: ServerText;
+    }
   | { type: "guests"; done: number; total: number };
 
 export interface ReadOptions {
@@ -74,17 +87,10 @@ export async function readProxmoxInventory(
         const key = listKey(node.node, type);
         if (node.status !== "online") {
           // TRAP: docs/behaviour.md §10 — guests on an offline node are kept, not "gone".
-          lists.push({
-            key,
-            status: "node_offline",
-            reason: `node ${node.node} is ${node.status}`,
-          });
-          emit({
-            type: "list",
-            key,
-            status: "skipped",
-            reason: `node ${node.node} is ${node.status}`,
-          });
+          const reasonText = serverText("nodeNotOnline", { node: node.node, status: node.status });
+          const reason = englishText(reasonText);
+          lists.push({ key, status: "node_offline", reason, reasonText });
+          emit({ type: "list", key, status: "skipped", reason, reasonText });
           return;
         }
         try {

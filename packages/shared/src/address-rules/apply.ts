@@ -3,6 +3,12 @@
 // rejected it. Pure: the sync applies it to what it read, a rules change to what is stored.
 import type { IpOrigin, NeutralIp } from "../inventory.ts";
 import { normalizeMac } from "../mac.ts";
+import {
+  englishText,
+  type ServerText,
+  type ServerTextValue,
+  serverText,
+} from "../server-text/server-text.ts";
 import { type ParsedAddress, parseAddress, subnetContains } from "./ip-math.ts";
 import type { CompiledAddressRules } from "./rules.ts";
 
@@ -65,15 +71,16 @@ export interface AddressOutcome {
 
 interface Rejection {
   rule: AddressRejectRule;
-  reason: string;
+  text: ServerText;
 }
 
 const ZERO_MAC = "00:00:00:00:00:00";
 
-function labelOf(reported: ReportedAddress, mac: string | null): string {
+function labelOf(reported: ReportedAddress, mac: string | null): ServerTextValue {
   if (reported.interfaceName) return reported.interfaceName;
-  if (reported.reportedBy === "config" && reported.nicKey) return `NIC ${reported.nicKey}`;
-  return mac ? `interface with MAC ${mac}` : "interface without a MAC";
+  if (reported.reportedBy === "config" && reported.nicKey)
+    return serverText("addressLabelNic", { nic: reported.nicKey });
+  return mac ? serverText("addressLabelMac", { mac }) : serverText("addressLabelNoMac", {});
 }
 
 function isLoopback(address: ParsedAddress): boolean {
@@ -92,51 +99,46 @@ function isLinkLocal(address: ParsedAddress): boolean {
 function guestNic(
   reported: ReportedAddress,
   mac: string | null,
-  label: string,
+  label: ServerTextValue,
   nics: readonly RuleNic[],
 ): { nicKey: string } | Rejection {
-  const unmatched = (reason: string): Rejection => ({ rule: "UNMATCHED_MAC", reason });
-  if (reported.isUnbacked) {
-    return unmatched(
-      `${label}: not backed by a virtual NIC of this VM (a guest-internal interface such as docker0)`,
-    );
-  }
+  const unmatched = (text: ServerText): Rejection => ({ rule: "UNMATCHED_MAC", text });
+  if (reported.isUnbacked) return unmatched(serverText("addressUnbacked", { label }));
   if (reported.nicKey !== undefined) {
     const nic = nics.find((n) => n.key === reported.nicKey);
-    if (!nic) return unmatched(`${label}: device ${reported.nicKey} is not a NIC of this VM`);
-    if (!mac) {
-      return unmatched(
-        `${label}: reports no MAC address, so it cannot be matched to NIC ${nic.key}`,
-      );
+    if (!nic) {
+      return unmatched(serverText("addressDeviceNotNic", { label, device: reported.nicKey }));
     }
+    if (!mac) return unmatched(serverText("addressNoMacForNic", { label, nic: nic.key }));
     const nicMac = normalizeMac(nic.mac);
     if (nicMac !== mac) {
-      return unmatched(`${label}: MAC is not the one of NIC ${nic.key} (${nicMac ?? "none"})`);
+      return unmatched(
+        serverText("addressMacNotNics", { label, nic: nic.key, nicMac: nicMac ?? "none" }),
+      );
     }
     return { nicKey: nic.key };
   }
-  if (!mac) {
-    return unmatched(
-      `${label}: reports no MAC address, so it cannot be matched to a NIC of this VM`,
-    );
-  }
+  if (!mac) return unmatched(serverText("addressNoMac", { label }));
   const nic = nics.find((n) => normalizeMac(n.mac) === mac);
-  return nic ? { nicKey: nic.key } : unmatched(`${label}: MAC ${mac} is not a NIC of this VM`);
+  return nic ? { nicKey: nic.key } : unmatched(serverText("addressMacUnknown", { label, mac }));
 }
 
 function subnetRejection(
   parsed: ParsedAddress,
-  label: string,
+  label: ServerTextValue,
   compiled: CompiledAddressRules,
 ): Rejection | undefined {
   const ignored = compiled.ignoredSubnets.find((s) => subnetContains(s, parsed));
-  if (ignored)
-    return { rule: "IGNORED_SUBNET", reason: `${label}: in ignored subnet ${ignored.text}` };
+  if (ignored) {
+    const text = serverText("addressIgnoredSubnet", { label, subnet: ignored.text });
+    return { rule: "IGNORED_SUBNET", text };
+  }
   const permitted = compiled.permittedSubnets;
   if (permitted.length && !permitted.some((s) => subnetContains(s, parsed))) {
+    const subnets = permitted.map((s) => s.text).join(", ");
     return {
       rule: "NOT_PERMITTED_SUBNET",
-      reason: `${label}: outside the permitted subnets (${permitted.map((s) => s.text).join(", ")})`,
+      text: serverText("addressNotPermitted", { label, subnets }),
     };
   }
   return undefined;
@@ -153,28 +155,24 @@ function judge(
   const [addressText = "", zone] = reported.address.split("%");
   const parsed = parseAddress(addressText);
   const configNic = reported.reportedBy === "config" ? reported.nicKey : undefined;
-  const reject = (rule: AddressRejectRule, reason: string, nicKey = configNic) => ({
+  const reject = (rule: AddressRejectRule, text: ServerText, nicKey = configNic) => ({
     ...(nicKey === undefined ? {} : { nicKey }),
-    rejection: { rule, reason },
+    rejection: { rule, text },
   });
   if (!parsed) {
-    return reject(
-      "INVALID_ADDRESS",
-      `${label}: ${reported.address} is not an IPv4 or IPv6 address`,
-    );
+    const text = serverText("addressInvalid", { label, address: reported.address });
+    return reject("INVALID_ADDRESS", text);
   }
   let nicKey = configNic;
   if (reported.reportedBy === "guest") {
     if (reported.interfaceName === "lo" || mac === ZERO_MAC) {
-      return reject("LOOPBACK", `${label}: loopback interface`);
+      return reject("LOOPBACK", serverText("addressLoopbackInterface", { label }));
     }
     const name = reported.interfaceName ?? "";
     const pattern = compiled.ignoredInterfaces.find((p) => name && p.regex.test(name));
     if (pattern) {
-      return reject(
-        "IGNORED_INTERFACE",
-        `${label}: interface name matches the ignored pattern ${pattern.pattern}`,
-      );
+      const text = serverText("addressIgnoredInterface", { label, pattern: pattern.pattern });
+      return reject("IGNORED_INTERFACE", text);
     }
     const onNic = guestNic(reported, mac, label, nics);
     if ("rule" in onNic) {
@@ -183,13 +181,15 @@ function judge(
       nicKey = onNic.nicKey;
     }
   }
-  if (isLoopback(parsed)) return reject("LOOPBACK", `${label}: loopback address`, nicKey);
+  if (isLoopback(parsed)) {
+    return reject("LOOPBACK", serverText("addressLoopback", { label }), nicKey);
+  }
   if (compiled.rules.dropLinkLocal && (zone !== undefined || isLinkLocal(parsed))) {
-    const scope = zone === undefined ? "" : ` (scoped to ${zone})`;
-    return reject("LINK_LOCAL", `${label}: link-local address${scope}`, nicKey);
+    const text = serverText("addressLinkLocal", { label, zone: zone ?? "none" });
+    return reject("LINK_LOCAL", text, nicKey);
   }
   const bySubnet = subnetRejection(parsed, label, compiled);
-  if (bySubnet) return reject(bySubnet.rule, bySubnet.reason, nicKey);
+  if (bySubnet) return reject(bySubnet.rule, bySubnet.text, nicKey);
   return nicKey === undefined ? {} : { nicKey };
 }
 
@@ -235,7 +235,13 @@ export function applyAddressRules(
       ...(r.prefixLength === undefined ? {} : { prefixLength: r.prefixLength }),
       ...(r.interfaceName === undefined ? {} : { interfaceName: r.interfaceName }),
       ...(nicKey === undefined ? {} : { nicKey }),
-      ...(rejection ? { rejectReason: rejection.reason, rejectRule: rejection.rule } : {}),
+      ...(rejection
+        ? {
+            rejectReason: englishText(rejection.text),
+            rejectReasonText: rejection.text,
+            rejectRule: rejection.rule,
+          }
+        : {}),
     };
     if (ip.isAccepted) {
       const rank = primaryRank(r, compiled);

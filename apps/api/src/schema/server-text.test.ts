@@ -1,0 +1,124 @@
+// docs/behaviour.md §11.4: the server's words for people come with a code and parameters beside
+// the English message, over GraphQL, on the demo Proxmox stand-in (pve4 offline, web-01's docker0).
+import { createProxmoxStandin, demoCluster } from "@hyperlens/standins/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { eachFileConnectedTo } from "../testing/standin-connections.ts";
+
+const pve = eachFileConnectedTo("PROXMOX", "pve", () =>
+  createProxmoxStandin({ cluster: demoCluster(), version: "9.1" }),
+);
+
+let admin: string;
+const connectionGid = () => Buffer.from(`Connection:${pve.connectionId}`).toString("base64");
+
+async function gql<T>(query: string, variables: Record<string, unknown> = {}) {
+  const res = await pve.app.graphql<T>(query, variables, { cookie: admin });
+  if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
+  return res.body.data as T;
+}
+
+type Localized = { code: string; params: Record<string, unknown>; message: string };
+
+beforeAll(async () => {
+  admin = await pve.app.signedInAs("admin", { isAdmin: true });
+  expect((await pve.sync()).outcome).toBe("PARTIAL");
+});
+
+describe("server text with codes (docs/behaviour.md §11.4)", () => {
+  it("a sync run's message comes sentence by sentence as codes, the offline node's reason nested", async () => {
+    const data = await gql<{
+      syncRuns: { edges: { node: { message: string; messageTexts: Localized[] } }[] };
+    }>(
+      `query { syncRuns(first: 1) { edges { node { message messageTexts { code params message } } } } }`,
+    );
+    const run = data.syncRuns.edges[0]?.node;
+    expect(run?.messageTexts.map((text) => text.message).join(" ")).toBe(run?.message);
+    expect(run?.messageTexts[0]).toMatchObject({
+      code: "syncSummary",
+      params: { dryRun: "false" },
+    });
+    expect(run?.messageTexts).toContainEqual({
+      code: "syncListSkipped",
+      params: {
+        list: "pve4/qemu",
+        status: "node_offline",
+        reason: {
+          code: "nodeNotOnline",
+          params: { node: "pve4", status: "offline" },
+          message: "node pve4 is offline",
+        },
+      },
+      message: "Skipped pve4/qemu (node offline: node pve4 is offline).",
+    });
+  });
+
+  it("the connection's last sync message comes as the same codes", async () => {
+    const data = await gql<{
+      node: { lastSyncMessage: string; lastSyncMessageTexts: Localized[] };
+    }>(
+      `query($id: ID!) { node(id: $id) { ... on Connection {
+        lastSyncMessage lastSyncMessageTexts { code params message } } } }`,
+      { id: connectionGid() },
+    );
+    expect(data.node.lastSyncMessageTexts.map((text) => text.message).join(" ")).toBe(
+      data.node.lastSyncMessage,
+    );
+  });
+
+  it("a rejected address says why with a code beside its English reason", async () => {
+    const data = await gql<{
+      virtualMachines: {
+        edges: {
+          node: {
+            ipAddresses: {
+              address: string;
+              rejectReason: string | null;
+              rejectReasonText: Localized | null;
+            }[];
+          };
+        }[];
+      };
+    }>(`query { virtualMachines(first: 1, filter: { search: "web-01" }) { edges { node {
+      ipAddresses(includeRejected: true) { address rejectReason rejectReasonText { code params message } }
+    } } } }`);
+    const ips = data.virtualMachines.edges[0]?.node.ipAddresses ?? [];
+    const docker = ips.find((ip) => ip.address === "172.17.0.1");
+    expect(docker?.rejectReasonText).toEqual({
+      code: "addressIgnoredInterface",
+      params: { label: "docker0", pattern: "docker*" },
+      message: docker?.rejectReason,
+    });
+    const accepted = ips.find((ip) => ip.address === "10.10.0.11");
+    expect(accepted?.rejectReasonText).toBeNull();
+  });
+
+  it("Test answers with a code beside its English message", async () => {
+    const data = await gql<{
+      testConnection: { ok: boolean; message: string; messageText: Localized };
+    }>(
+      `mutation($id: ID!) { testConnection(id: $id) { ok message messageText { code params message } } }`,
+      { id: connectionGid() },
+    );
+    expect(data.testConnection.ok).toBe(true);
+    const { messageText } = data.testConnection;
+    expect(messageText.message).toBe(data.testConnection.message);
+    const summary =
+      messageText.code === "connectionTestWarning" ? messageText.params.summary : messageText;
+    expect(summary).toMatchObject({
+      code: "connectionTestProxmox",
+      params: { nodes: 4, online: 3 },
+      message: expect.stringMatching(/^Connected: Proxmox VE 9\.1.*4 nodes, 3 online\.$/),
+    });
+  });
+
+  it("a failed Test has no code: the hypervisor's own words stay English", async () => {
+    pve.standin.faults.fail("/nodes", 500, { reason: "Internal Server Error", times: 10 });
+    const data = await gql<{
+      testConnection: { ok: boolean; message: string; messageText: Localized | null };
+    }>(`mutation($id: ID!) { testConnection(id: $id) { ok message messageText { code } } }`, {
+      id: connectionGid(),
+    });
+    expect(data.testConnection).toMatchObject({ ok: false, messageText: null });
+    pve.standin.faults.clear();
+  });
+});

@@ -1,0 +1,94 @@
+// Server text in the viewer's language, in Debian's Chromium against the demo stand-ins
+// (docs/behaviour.md §9.52): the demo Proxmox cluster's offline node pve4 (a skip reason in the
+// connection's last sync) and a connection Test result, each shown in German, Japanese and Arabic
+// from the code and parameters the server sends. Run: node e2e/run.mjs server-text.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { after, before, describe, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { formatMessage } from "../apps/web/src/i18n/message-format.ts";
+import { launchChromium, signIn } from "./browser.ts";
+import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-api.ts";
+
+type Catalog = {
+  nav: { settings: string };
+  settings: { test: string };
+  serverText: Record<string, string>;
+};
+const catalog = (locale: string): Catalog =>
+  JSON.parse(readFileSync(new URL(`../locales/${locale}.json`, import.meta.url), "utf8"));
+
+const PROXMOX = "Demo Proxmox cluster";
+
+let api: RunningApi;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+async function useLanguage(locale: string) {
+  await page.evaluate((tag) => localStorage.setItem("hyperlens.language", tag), locale);
+}
+
+describe("server text in the viewer's language", { timeout: 300_000 }, () => {
+  before(async () => {
+    api = await startApi();
+    await completeSetup(api);
+    browser = await launchChromium();
+    const context = await browser.newContext({
+      locale: "en-US",
+      viewport: { width: 1440, height: 900 },
+    });
+    context.setDefaultTimeout(20_000);
+    page = await context.newPage();
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await signIn(page, api.url, FIRST_ADMIN.username, FIRST_ADMIN.password);
+    await page.getByText(`Signed in as ${FIRST_ADMIN.username}`).waitFor();
+    await page.goto(`${api.url}/servers`);
+    await page.getByRole("button", { name: "Sync", exact: true }).click();
+    await page
+      .getByRole("region", { name: "Sync progress" })
+      .locator(`[data-connection="${PROXMOX}"]`)
+      .getByText("Finished")
+      .waitFor({ timeout: 60_000 });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await api?.stop();
+  });
+
+  for (const locale of ["de", "ja", "ar"]) {
+    const words = catalog(locale);
+    const say = (code: string, values: Record<string, string | number>) =>
+      formatMessage(locale, words.serverText[code] ?? "", values);
+
+    // docs/behaviour.md §9.52
+    test(`${locale}: the skip reason and the Test result on the connection's card`, async () => {
+      await useLanguage(locale);
+      await page.goto(`${api.url}/settings`);
+      const card = page.getByRole("article", { name: PROXMOX });
+      const offline = say("nodeNotOnline", { node: "pve4", status: "offline" });
+      const skipped = say("syncListSkipped", {
+        list: "pve4/qemu",
+        status: "node_offline",
+        reason: offline,
+      });
+      await card.getByText(skipped, { exact: false }).waitFor();
+      assert.notEqual(skipped, "Skipped pve4/qemu (node offline: node pve4 is offline).");
+
+      await card.getByRole("button", { name: words.settings.test, exact: true }).click();
+      const outcome = card.getByRole("status");
+      await outcome.waitFor();
+      const connected = say("connectionTestProxmox", { version: "9.1", nodes: 4, online: 3 });
+      // The stand-in's full version follows "9.1"; the rest of the sentence is the locale's.
+      const [head = "", tail = ""] = connected.split("9.1");
+      const text = (await outcome.textContent()) ?? "";
+      assert.ok(text.includes(head) && text.includes(tail), `${text} says ${connected}`);
+      assert.ok(!text.includes("Connected:"), text);
+    });
+  }
+
+  test("no page errors", () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

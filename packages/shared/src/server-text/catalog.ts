@@ -1,0 +1,119 @@
+// The server's words for people (docs/behaviour.md §11.4): every code the server can send beside
+// an English message, with its English text in ICU MessageFormat. This is the one source of the
+// English; the web's locales/*.json carry the same codes under "serverText" (en.json word for word,
+// which a test holds), and `sample` names every parameter the server fills.
+import type { ServerTextParams } from "./server-text.ts";
+
+/** One code's English text and a sample of every parameter the server sends with it. */
+export interface ServerTextEntry {
+  en: string;
+  sample: ServerTextParams;
+}
+
+/** Every code the server can send, with its English text and parameters. */
+export const SERVER_TEXT = {
+  // Skip reasons: why a list was not read (docs/behaviour.md §10).
+  nodeNotOnline: {
+    en: "node {node} is {status, select, offline {offline} other {in an unknown state}}",
+    sample: { node: "pve4", status: "offline" },
+  },
+  // Sync summaries: sync_runs.message, one sentence per code.
+  syncSummary: {
+    en: "{seen, plural, one {# guest} other {# guests}} seen: {dryRun, select, true {would be } other {}}{added} added, {changed} changed, {restored} restored, {removed} removed, {unchanged} unchanged.",
+    sample: {
+      seen: 5,
+      dryRun: "false",
+      added: 1,
+      changed: 1,
+      restored: 0,
+      removed: 1,
+      unchanged: 2,
+    },
+  },
+  syncListSkipped: {
+    en: "Skipped {list} ({status, select, node_offline {node offline} other {list failed}}: {reason}).",
+    sample: { list: "pve4/qemu", status: "node_offline", reason: "node pve4 is offline" },
+  },
+  syncListUnreported: {
+    en: "List {list} was not reported; {kept, plural, one {its # guest was} other {its # guests were}} kept.",
+    sample: { list: "pve2/lxc", kept: 3 },
+  },
+  syncGuardFired: {
+    en: "Removal suppressed: only {present} of {known} known {subject, select, guests {guests} nodes {nodes} edge_gateways {edge gateways} other {{subject}}} in the lists that came back were present (fewer than half).",
+    sample: { present: 1, known: 10, subject: "guests" },
+  },
+  syncEdgeGatewaysKept: {
+    en: "Edge gateways not removed: {reason}.",
+    sample: { reason: "the list was not read completely" },
+  },
+  // Connection Test results.
+  connectionTestProxmox: {
+    en: "Connected: {version, select, unknown {} other {Proxmox VE {version}, }}{nodes, plural, one {# node} other {# nodes}}, {online} online.",
+    sample: { version: "9.1.1", nodes: 3, online: 2 },
+  },
+  connectionTestVcd: {
+    en: "Connected to Cloud Director (API {apiVersion}) as {role, select, provider {provider administrator} other {organization {org}}}; {vms, plural, one {# VM} other {# VMs}} visible.",
+    sample: { apiVersion: "38.0", role: "organization", org: "acme", vms: 12 },
+  },
+  connectionTestVcenter: {
+    en: "Connected to vCenter as {user}; {hosts, plural, one {# host} other {# hosts}} visible, {connected} connected.",
+    sample: { user: "reader@vsphere.local", hosts: 4, connected: 3 },
+  },
+  connectionTestWarning: {
+    en: "{summary} Warning: {warning}",
+    sample: { summary: "Connected: 3 nodes, 2 online.", warning: "These credentials can do more." },
+  },
+  // Address rejection reasons (docs/behaviour.md §10.9): "{label}: why".
+  addressLabelNic: { en: "NIC {nic}", sample: { nic: "net0" } },
+  addressLabelMac: { en: "interface with MAC {mac}", sample: { mac: "bc:24:11:00:00:01" } },
+  addressLabelNoMac: { en: "interface without a MAC", sample: {} },
+  addressInvalid: {
+    en: "{label}: {address} is not an IPv4 or IPv6 address",
+    sample: { label: "eth0", address: "10.0.0.300" },
+  },
+  addressLoopbackInterface: { en: "{label}: loopback interface", sample: { label: "lo" } },
+  addressLoopback: { en: "{label}: loopback address", sample: { label: "eth0" } },
+  addressIgnoredInterface: {
+    en: "{label}: interface name matches the ignored pattern {pattern}",
+    sample: { label: "docker0", pattern: "docker*" },
+  },
+  addressUnbacked: {
+    en: "{label}: not backed by a virtual NIC of this VM (a guest-internal interface such as docker0)",
+    sample: { label: "docker0" },
+  },
+  addressDeviceNotNic: {
+    en: "{label}: device {device} is not a NIC of this VM",
+    sample: { label: "eth1", device: "4001" },
+  },
+  addressNoMacForNic: {
+    en: "{label}: reports no MAC address, so it cannot be matched to NIC {nic}",
+    sample: { label: "eth0", nic: "4000" },
+  },
+  addressNoMac: {
+    en: "{label}: reports no MAC address, so it cannot be matched to a NIC of this VM",
+    sample: { label: "eth0" },
+  },
+  addressMacNotNics: {
+    en: "{label}: MAC is not the one of NIC {nic} ({nicMac})",
+    sample: { label: "eth0", nic: "4000", nicMac: "00:50:56:00:00:01" },
+  },
+  addressMacUnknown: {
+    en: "{label}: MAC {mac} is not a NIC of this VM",
+    sample: { label: "eth0", mac: "02:42:ac:11:00:02" },
+  },
+  addressLinkLocal: {
+    en: "{label}: link-local address{zone, select, none {} other { (scoped to {zone})}}",
+    sample: { label: "eth0", zone: "eth0" },
+  },
+  addressIgnoredSubnet: {
+    en: "{label}: in ignored subnet {subnet}",
+    sample: { label: "eth0", subnet: "172.17.0.0/16" },
+  },
+  addressNotPermitted: {
+    en: "{label}: outside the permitted subnets ({subnets})",
+    sample: { label: "eth0", subnets: "10.0.0.0/8, 192.168.0.0/16" },
+  },
+} as const satisfies Record<string, ServerTextEntry>;
+
+/** A code the server can send. */
+export type ServerTextCode = keyof typeof SERVER_TEXT;
