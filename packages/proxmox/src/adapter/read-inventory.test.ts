@@ -3,10 +3,10 @@
 import {
   type AddressOutcome,
   fieldSourceGaps,
-  withShippedJudgement,
   type ListRead,
   type NeutralVm,
   type SourceSnapshot,
+  withShippedJudgement,
 } from "@hyperlens/shared";
 import {
   createProxmoxStandin,

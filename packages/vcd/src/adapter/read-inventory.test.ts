@@ -2,9 +2,9 @@
 // neutral VM shape, edge gateways, and no session left behind.
 import {
   fieldSourceGaps,
-  withShippedJudgement,
   type ListRead,
   type NeutralVm,
+  withShippedJudgement,
 } from "@hyperlens/shared";
 import {
   createVcdStandin,

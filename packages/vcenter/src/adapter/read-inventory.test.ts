@@ -3,9 +3,9 @@
 import {
   type AddressOutcome,
   fieldSourceGaps,
-  withShippedJudgement,
   type NeutralVm,
   type SourceSnapshot,
+  withShippedJudgement,
 } from "@hyperlens/shared";
 import {
   generateVcenter,
@@ -32,7 +32,8 @@ function vmNamed(vms: NeutralVm[], name: string): NeutralVm & AddressOutcome {
   return withShippedJudgement(vm);
 }
 
-const accepted = (vm: AddressOutcome) => vm.ips.filter((ip) => ip.isAccepted).map((ip) => ip.address);
+const accepted = (vm: AddressOutcome) =>
+  vm.ips.filter((ip) => ip.isAccepted).map((ip) => ip.address);
 
 describe("reading the demo vCenter", () => {
   it("maps hosts to nodes and VMs to the neutral shape with datacenter/cluster/host", async () => {
