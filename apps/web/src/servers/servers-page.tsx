@@ -12,6 +12,7 @@ import { isAnyRunning } from "../sync/sync-progress.ts";
 import { COLUMNS, type ColumnId, readVisibleColumns, saveVisibleColumns } from "./columns.ts";
 import { emptyState } from "./empty-state.ts";
 import { downloadText, fetchCsv } from "./export-csv.ts";
+import { InventoryHistory } from "./inventory-history.tsx";
 import { csvFileName } from "./servers-csv.ts";
 import { ServersToolbar } from "./servers-toolbar.tsx";
 import { SummaryHeader } from "./summary-header.tsx";
@@ -79,6 +80,7 @@ export function ServersPage(props: {
       </div>
       <SyncPanel connections={props.connections} />
       <SummaryHeader summary={summary} connections={props.connections} />
+      <InventoryHistory />
       <ServersToolbar
         query={query}
         connections={props.connections}
