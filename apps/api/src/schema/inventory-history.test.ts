@@ -7,7 +7,7 @@ import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
 let app: TestApp;
 let admin: string;
 let viewer: string;
-const ids: Record<string, string> = {};
+const ids = { "pve-a": "", "pve-b": "", vc: "" };
 
 const HISTORY = `query($from: DateTime!, $to: DateTime, $source: ConnectionKind) {
   inventoryHistory(from: $from, to: $to, source: $source) {
@@ -15,7 +15,7 @@ const HISTORY = `query($from: DateTime!, $to: DateTime, $source: ConnectionKind)
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 
-async function sample(connection: string, minute: number, vms: number, running = vms) {
+async function sample(connection: keyof typeof ids, minute: number, vms: number, running = vms) {
   await app.services.prisma.inventorySample.create({
     data: { connectionId: ids[connection], at: at(minute), vms, containers: 1, running },
   });

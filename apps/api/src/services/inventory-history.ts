@@ -86,7 +86,10 @@ function thin(points: HistoryPoint[], from: Date, to: Date, maxPoints: number): 
   const width = (to.getTime() - from.getTime()) / maxPoints;
   const slice = (p: HistoryPoint) =>
     Math.min(maxPoints - 1, Math.floor((p.at.getTime() - from.getTime()) / width));
-  return points.filter((p, i) => i === points.length - 1 || slice(points[i + 1]) !== slice(p));
+  return points.filter((p, i) => {
+    const next = points[i + 1];
+    return !next || slice(next) !== slice(p);
+  });
 }
 
 const SAMPLE_SELECT = {
