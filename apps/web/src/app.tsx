@@ -4,6 +4,7 @@ import { useQuery } from "urql";
 import { AccountRoutes } from "./account/account-routes.tsx";
 import { ChangePasswordPage } from "./account/change-password-page.tsx";
 import { TwoFactorSection } from "./account/two-factor-section.tsx";
+import { ChangesPage } from "./changes/changes-page.tsx";
 import { graphql, type ResultOf } from "./graphql/graphql.ts";
 import { HelpPage } from "./help/help-page.tsx";
 import { t, useLanguage } from "./i18n/i18n.ts";
@@ -64,7 +65,10 @@ function SignedIn(props: { viewer: Viewer; onSignedOut: () => void; onChanged: (
           <NotPermitted />
         ) : (
           <>
-            {page === "servers" && (
+            {page === "servers" && route.subpage === "changes" && (
+              <ChangesPage params={route.query} />
+            )}
+            {page === "servers" && route.subpage !== "changes" && (
               <ServersPage
                 params={route.query}
                 connections={connections}

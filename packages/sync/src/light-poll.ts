@@ -14,6 +14,7 @@ import { errorMessage } from "@hyperlens/shared";
 import { runOutcomeEvents } from "./feed-events.ts";
 import { fingerprintVm } from "./fingerprint.ts";
 import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
+import { recordInventorySample } from "./inventory-samples.ts";
 import { readLightPollCandidates } from "./light-poll-candidates.ts";
 import { type LightPollPlan, planLightPoll, type StoredListedState } from "./light-poll-plan.ts";
 import { normalizeVm } from "./normalize.ts";
@@ -229,6 +230,7 @@ export async function runLightPoll(options: RunLightPollOptions): Promise<LightP
           message,
         },
       });
+      await recordInventorySample(tx, { connectionId, syncRunId: run.id, at: finishedAt });
     },
   );
   emit({ type: "counts", counts });

@@ -17,6 +17,7 @@ import { withResolvedAddresses } from "./addresses.ts";
 import { diffWrite } from "./changes.ts";
 import { edgeGatewayEvents, runOutcomeEvents } from "./feed-events.ts";
 import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
+import { recordInventorySample } from "./inventory-samples.ts";
 import { EDGE_GATEWAY_TABLE, NODE_TABLE, planKeyed, writeKeyed } from "./keyed-entities.ts";
 import {
   classify,
@@ -418,6 +419,9 @@ async function reconcile(
           lastErrorClass: null,
         },
       });
+      // TRAP: docs/behaviour.md §9.50 — the sample commits with the run's end: a run killed before
+      // it leaves no sample of a half-written inventory.
+      await recordInventorySample(tx, { connectionId, syncRunId: ctx.syncRunId, at: finishedAt });
     }
   });
   emit({ type: "finished", outcome, counts, message });

@@ -78,6 +78,11 @@ export function canSeeConnection(viewer: Viewer | null, connectionId: string): b
   return viewer.scope.all || viewer.scope.connectionIds.includes(connectionId);
 }
 
+/** The ids of the connections the viewer sees, for raw SQL; null when they see every one. */
+export function visibleConnectionIds(viewer: Viewer | null): string[] | null {
+  return connectionIdIn(viewer)?.in ?? null;
+}
+
 /** The connections the viewer sees. */
 export function visibleConnections(viewer: Viewer | null): Prisma.ConnectionWhereInput {
   const id = connectionIdIn(viewer);

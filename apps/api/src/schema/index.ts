@@ -11,6 +11,8 @@ import "./connection.ts";
 import "./connection-group.ts";
 import "./sync-run.ts";
 import "./inventory-event.ts";
+import "./inventory-history.ts";
+import "./inventory-changes.ts";
 import "./virtual-machine.ts";
 import "./virtual-machine-group.ts";
 import "./cross-source-link.ts";

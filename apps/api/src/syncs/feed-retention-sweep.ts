@@ -1,5 +1,6 @@
 // Change-feed events are kept HYPERLENS_FEED_RETENTION_DAYS (docs/behaviour.md §14.8): the feed is
-// for integrators catching up, not the guests' history (vm_events and tombstones keep that).
+// for integrators catching up, not the guests' history (vm_events and tombstones keep that). The
+// Servers page's history samples (docs/behaviour.md §9.50) are kept as long, by the same sweep.
 import type { PrismaClient } from "@hyperlens/db";
 import type { AppServices } from "../context.ts";
 import { type PeriodicSweep, startPeriodicSweep } from "./periodic-sweep.ts";
@@ -39,10 +40,29 @@ export function startFeedRetentionSweep(
     async () => {
       const deleted = await deleteExpiredFeedEvents(services.prisma, retentionMs);
       if (deleted) services.logger.info({ events: deleted }, "Deleted expired change-feed events");
-      return deleted;
+      const samples = await deleteExpiredSamples(services.prisma, retentionMs);
+      if (samples) services.logger.info({ samples }, "Deleted expired inventory samples");
+      return deleted + samples;
     },
     "Could not delete expired change-feed events",
   );
   void sweep.sweep();
   return sweep;
+}
+
+/** Deletes inventory samples older than `retentionMs` before `now`; returns how many. */
+export async function deleteExpiredSamples(
+  prisma: PrismaClient,
+  retentionMs: number,
+  now = new Date(),
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionMs);
+  let deleted = 0;
+  for (;;) {
+    const batch = await prisma.$executeRaw`
+      DELETE FROM inventory_samples WHERE id IN (
+        SELECT id FROM inventory_samples WHERE "at" < ${cutoff} LIMIT ${DELETE_BATCH})`;
+    deleted += batch;
+    if (batch < DELETE_BATCH) return deleted;
+  }
 }

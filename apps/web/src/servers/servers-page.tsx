@@ -14,6 +14,7 @@ import { ColumnsMenu } from "./columns-menu.tsx";
 import { emptyState } from "./empty-state.ts";
 import { downloadText, fetchCsv } from "./export-csv.ts";
 import { plainItems } from "./group-rows.ts";
+import { InventoryHistory } from "./inventory-history.tsx";
 import { DENSE, FIGURES_EXPANDED, useRemembered, WIDTHS } from "./local-prefs.ts";
 import { csvFileName } from "./servers-csv.ts";
 import { ServersToolbar } from "./servers-toolbar.tsx";
@@ -113,6 +114,7 @@ export function ServersPage(props: {
       </div>
       <SyncPanel connections={props.connections} />
       {isFiguresExpanded && summaryHeader}
+      {isFiguresExpanded && <InventoryHistory />}
       <ServersToolbar
         query={query}
         connections={props.connections}

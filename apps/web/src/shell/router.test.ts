@@ -14,6 +14,12 @@ describe("parseRoute", () => {
     expect(parseRoute("/webhooks", "").isNamed).toBe(true);
   });
 
+  it("reads a page's subpage, as the Servers page's what-changed view (docs/behaviour.md §9.51)", () => {
+    expect(parseRoute("/servers/changes", "?since=24h").subpage).toBe("changes");
+    expect(parseRoute("/servers", "").subpage).toBeUndefined();
+    expect(parseRoute("/setup/changes", "").subpage).toBeUndefined();
+  });
+
   it("keeps the query for filters", () => {
     expect(parseRoute("/servers", "?connection=abc").query.get("connection")).toBe("abc");
   });

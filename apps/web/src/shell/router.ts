@@ -29,16 +29,22 @@ export const PAGES: readonly Page[] = [
 ];
 
 /**
- * The page and query of a location; unknown paths show the Servers page. `isNamed` tells a page
+ * The page, its subpage (`/servers/changes`) and query of a location; unknown paths show the
+ * Servers page. `isNamed` tells a page
  * the address asks for by name from the one shown by default (the root, an unknown path).
  */
 export function parseRoute(
   pathname: string,
   search: string,
-): { page: Page; query: URLSearchParams; isNamed: boolean } {
-  const first = pathname.split("/").filter(Boolean)[0] ?? "";
+): { page: Page; subpage: string | undefined; query: URLSearchParams; isNamed: boolean } {
+  const [first = "", subpage] = pathname.split("/").filter(Boolean);
   const named = PAGES.find((p) => p === first);
-  return { page: named ?? "servers", query: new URLSearchParams(search), isNamed: !!named };
+  return {
+    page: named ?? "servers",
+    subpage: named ? subpage : undefined,
+    query: new URLSearchParams(search),
+    isNamed: !!named,
+  };
 }
 
 const listeners = new Set<() => void>();
