@@ -12,6 +12,7 @@ import "./connection-group.ts";
 import "./sync-run.ts";
 import "./inventory-event.ts";
 import "./virtual-machine.ts";
+import "./virtual-machine-facets.ts";
 import "./cross-source-link.ts";
 import "./hypervisor-node.ts";
 import "./audit-log.ts";
