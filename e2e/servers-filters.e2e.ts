@@ -61,8 +61,9 @@ describe("finding guests on the Servers page", { timeout: 300_000 }, () => {
     page = await context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
     await signIn(page, api.url, FIRST_ADMIN.username, FIRST_ADMIN.password);
+    await page.getByText(`Signed in as ${FIRST_ADMIN.username}`).waitFor({ timeout: 60_000 });
     await page.goto(`${api.url}/servers`);
-    await page.getByRole("button", { name: "Sync", exact: true }).click();
+    await page.getByRole("button", { name: "Sync", exact: true }).click({ timeout: 60_000 });
     const panel = page.getByRole("region", { name: "Sync progress" });
     for (const name of ["Demo Proxmox cluster", "Demo Cloud Director", "Demo vCenter"]) {
       await panel
@@ -164,7 +165,7 @@ describe("finding guests on the Servers page", { timeout: 300_000 }, () => {
       "Connection",
       "Last seen",
     ]) {
-      await table().getByRole("columnheader", { name: column }).getByRole("button").click();
+      await table().locator("thead").getByRole("button", { name: column }).click();
       await page.waitForURL((url) => url.searchParams.get("sort") !== null || column === "Name");
     }
   });

@@ -47,8 +47,9 @@ export async function startApi(
   let output = "";
   const ready = new Promise<{ url: string; setupToken: string }>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`API did not start in 90 s:\n${output}`)),
-      90_000,
+      () => reject(new Error(`API did not start in 180 s:\n${output}`)),
+      // A shared machine running several test runs at once can take over 90 s to compile and start it.
+      180_000,
     );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
