@@ -25,3 +25,12 @@ export async function expectAccessible(page: Page, name: string) {
   if (!hasAxe) return;
   assert.deepEqual(await seriousViolations(page), [], `${name}: serious or critical violations`);
 }
+
+/** Adds one filter on the Servers page's filter bar: "Add filter", the filter, its value, Apply. */
+export async function addFilter(page: Page, filter: string, value: string) {
+  const menu = page.locator("details.menu").filter({ hasText: "Add filter" });
+  if ((await menu.getAttribute("open")) === null) await menu.locator("summary").click();
+  await menu.getByRole("combobox", { name: "Filter", exact: true }).selectOption({ label: filter });
+  await menu.getByRole("combobox", { name: "Value" }).selectOption({ label: value });
+  await menu.getByRole("button", { name: "Apply" }).click();
+}

@@ -31,6 +31,7 @@ const files = [
   "e2e/servers-grouping.e2e.ts",
   "e2e/server-text.e2e.ts",
   "e2e/servers-history.e2e.ts",
+  "e2e/servers-filters.e2e.ts",
 ];
 // `node e2e/run.mjs graphiql` runs only the files whose name holds one of the words given.
 const words = process.argv.slice(2);

@@ -48,6 +48,7 @@ export async function startApi(
   const ready = new Promise<{ url: string; setupToken: string }>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`API did not start in 180 s:\n${output}`)),
+      // A shared machine running several test runs at once can take over 90 s to compile and start it.
       180_000,
     );
     const onData = (chunk: Buffer) => {

@@ -8,6 +8,7 @@ import { DEFAULT_TOKEN } from "@hyperlens/standins/testing";
 import { Secret, TOTP } from "otpauth";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { hasAxe, seriousViolations } from "./accessibility.ts";
+import { addFilter } from "./browser.ts";
 import { type RunningApi, startApi } from "./start-api.ts";
 
 const ARTIFACTS = path.join(import.meta.dirname, "artifacts");
@@ -316,15 +317,15 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await search.fill("");
   });
 
-  test("templates are left out until Show templates is ticked (docs/behaviour.md §6.4)", async () => {
+  test("templates are left out until the Kind filter brings them in (docs/behaviour.md §6.4, §9.43)", async () => {
     const table = page.getByRole("table", { name: "Virtual machines and containers" });
     const search = page.getByRole("searchbox", { name: "Search by name, IP or ID" });
     await search.fill("ubuntu-24.04-template");
     await page.getByText("No guest matches these filters.").waitFor();
-    await page.getByRole("checkbox", { name: "Show templates" }).check();
-    await page.waitForURL(/templates=include/);
+    await addFilter(page, "Kind", "Template");
+    await page.waitForURL(/kind=TEMPLATE/);
     await table.getByRole("button", { name: /ubuntu-24\.04-template/ }).waitFor();
-    await page.getByRole("checkbox", { name: "Show templates" }).uncheck();
+    await page.getByRole("button", { name: "Remove filter: Kind" }).click();
     await search.fill("");
   });
 

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { IpAddress, RawSql } from "@hyperlens/db";
 import {
+  addressKey,
   applyAddressRules,
   type CompiledAddressRules,
   effectiveIpConfirmedAt,
@@ -175,6 +176,7 @@ export function insertIpRows(db: RawSql, rows: (IpRow & { vmId: string })[]): Pr
       { name: "vmId", cast: "uuid", value: (i) => i.vmId },
       { name: "nicKey", cast: "text", value: (i) => i.nicKey },
       { name: "address", cast: "text", value: (i) => i.address },
+      { name: "addressKey", cast: "text", value: (i) => addressKey(i.address) },
       { name: "prefixLength", cast: "int", value: (i) => i.prefixLength },
       { name: "origin", cast: '"IpOrigin"', value: (i) => i.origin },
       { name: "interfaceName", cast: "text", value: (i) => i.interfaceName ?? "" },

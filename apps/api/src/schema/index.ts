@@ -15,6 +15,7 @@ import "./inventory-history.ts";
 import "./inventory-changes.ts";
 import "./virtual-machine.ts";
 import "./virtual-machine-group.ts";
+import "./virtual-machine-facets.ts";
 import "./cross-source-link.ts";
 import "./hypervisor-node.ts";
 import "./audit-log.ts";

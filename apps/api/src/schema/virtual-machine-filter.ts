@@ -5,6 +5,7 @@ import { builder } from "./builder.ts";
 import { ConnectionKindEnum } from "./connection.ts";
 import { ConfirmationEnum, GuestKindEnum, PowerStateEnum } from "./inventory-enums.ts";
 import { groupWhere, VirtualMachineGroupInput } from "./virtual-machine-group-key.ts";
+import { anyCase, searchCondition } from "./vm-search.ts";
 
 const MAX_TEXT = 200;
 
@@ -25,7 +26,7 @@ export const VirtualMachineFilter = builder.inputType("VirtualMachineFilter", {
     search: t.string({
       required: false,
       description:
-        "Substring of the name or of an IP address, any case; or the source's own id, whole: Proxmox VMID, vCenter MoRef, Director URN; or a BIOS or instance UUID, whole, any case.",
+        "Substring of the name or of an IP address, any case; a subnet (10.10.0.0/24, fd00::/64): guests with an address inside, a malformed one is an error; a MAC in any common form (aa:bb:cc:dd:ee:ff, AA-BB-CC-DD-EE-FF, aabb.ccdd.eeff); a tag, whole; a node, cluster, datacenter, host, organization or VDC name, whole, any case; the source's own id, whole: Proxmox VMID, vCenter MoRef, Director URN; or a BIOS or instance UUID, whole, any case.",
     }),
     tags: t.stringList({ required: false, description: "Guests carrying any of these tags." }),
     guestOs: t.string({
@@ -64,13 +65,8 @@ function text(value: string | null | undefined, field: string): string | undefin
   return trimmed === "" ? undefined : trimmed;
 }
 
-// TRAP: issue 20 — Prisma writes an any-case `equals` as ILIKE, so "pve_" matched pve1…pve9.
 const equalsAnyCase = (value: string | undefined) =>
-  value === undefined
-    ? undefined
-    : { equals: escapeLikePattern(value), mode: "insensitive" as const };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  value === undefined ? undefined : anyCase(value);
 
 const guestOsMatches = (value: string): Prisma.VirtualMachineWhereInput[] =>
   (["guestOs", "guestOsCode"] as const).map((column) => ({
@@ -102,30 +98,7 @@ export function buildVmWhere(
   } else if (!f.includeRemoved) {
     and.push({ removedAt: null });
   }
-  if (search) {
-    // nameSort holds lower(name), and the sync stores addresses lower-case: a plain LIKE on
-    // either is several times cheaper than ILIKE. Only a term that could be part of an address
-    // (hex digits, dots, colons) is looked up in the IPs.
-    // TRAP: issue 20 — `contains` is LIKE: unescaped, a search for "%" listed every guest.
-    const term = escapeLikePattern(search.toLowerCase());
-    const byName: Prisma.VirtualMachineWhereInput = { nameSort: { contains: term } };
-    // The source's own id, whole, as people copy it from the source's UI: a Proxmox VMID (101),
-    // a vCenter MoRef (vm-1049), a Director URN (urn:vcloud:vm:…) — docs/behaviour.md §9.2.
-    // Or a BIOS or instance UUID, whole: stored lower-case, typed in either case (Windows shows it
-    // upper-case) — docs/behaviour.md §9.2.
-    const byId: Prisma.VirtualMachineWhereInput[] = [
-      { externalId: search },
-      ...(UUID.test(search)
-        ? [{ biosUuid: search.toLowerCase() }, { instanceUuid: search.toLowerCase() }]
-        : []),
-    ];
-    const couldBeAddress = /^[0-9a-f.:]+$/i.test(search);
-    and.push({
-      OR: couldBeAddress
-        ? [byName, ...byId, { ips: { some: { address: { contains: term }, isAccepted: true } } }]
-        : [byName, ...byId],
-    });
-  }
+  if (search) and.push(searchCondition(search));
   if (f.group) and.push(groupWhere(f.group.by, f.group.key ?? null));
   const connectionIds = f.connectionId?.map((id) => {
     if (id.typename !== "Connection")

@@ -24,7 +24,8 @@ export interface Column {
   id: ColumnId;
   label: MessageKey;
   width: string;
-  sortField?: OrderField;
+  /** How the server sorts by it (docs/behaviour.md §9.44); every column has one. */
+  sortField: OrderField;
   isNumeric?: boolean;
   /** The raw value for CSV export: plain text or a number, never formatted. */
   csvValue: (row: VmRow) => string | number | null;
@@ -57,6 +58,7 @@ export const COLUMNS: readonly Column[] = [
     id: "location",
     label: "servers.column.location",
     width: "minmax(9rem, 1.5fr)",
+    sortField: "LOCATION",
     // As the page shows it, so a vCenter VM reads datacenter / cluster / host in both.
     csvValue: (r) => locationText(r.location),
   },
@@ -64,6 +66,7 @@ export const COLUMNS: readonly Column[] = [
     id: "ips",
     label: "servers.column.ips",
     width: "minmax(8rem, 1.5fr)",
+    sortField: "ADDRESS",
     csvValue: (r) => r.ipAddresses.map((ip) => ip.address).join(" "),
   },
   {
@@ -86,6 +89,7 @@ export const COLUMNS: readonly Column[] = [
     id: "disk",
     label: "servers.column.disk",
     width: "6rem",
+    sortField: "DISK",
     isNumeric: true,
     csvValue: (r) => r.diskTotalBytes,
   },
@@ -93,6 +97,7 @@ export const COLUMNS: readonly Column[] = [
     id: "connection",
     label: "servers.column.connection",
     width: "minmax(8rem, 1fr)",
+    sortField: "CONNECTION",
     csvValue: (r) => r.connection.name,
   },
   {

@@ -1,10 +1,10 @@
-import type { ConnectionKind, NeutralPowerState as PowerState } from "@hyperlens/shared";
 import { type ReactNode, useEffect, useState } from "react";
 import { t } from "../i18n/i18n.ts";
 import type { Connection } from "../settings/connection-fields.ts";
 import { AppLink } from "../shell/app-link.tsx";
+import { FilterBar } from "./filter-bar.tsx";
 import { useDebounced } from "./use-debounced.ts";
-import { paramsFromTableQuery, SOURCES, STATES, type TableQuery } from "./vm-filter.ts";
+import { paramsFromTableQuery, type TableQuery } from "./vm-filter.ts";
 
 interface ToolbarProps {
   query: TableQuery;
@@ -16,7 +16,7 @@ interface ToolbarProps {
   exportStatus: string | undefined;
 }
 
-/** Search, filters, the layout controls given and export for the Servers table. */
+/** Search, the filter bar, the layout controls given and export for the Servers table. */
 export function ServersToolbar(props: ToolbarProps) {
   const { query, onChange } = props;
   const [search, setSearch] = useState(query.filter.search ?? "");
@@ -28,13 +28,6 @@ export function ServersToolbar(props: ToolbarProps) {
     onChange({ ...query, filter: trimmed ? { ...rest, search: trimmed } : rest });
   }, [debounced, query, onChange]);
 
-  const setList = <K extends "source" | "state">(key: K, value: string) => {
-    const { [key]: _, ...rest } = query.filter;
-    const list = value ? [value] : [];
-    onChange({ ...query, filter: list.length ? { ...rest, [key]: list } : rest });
-  };
-  const connectionId = query.filter.connectionId?.[0];
-  const connection = props.connections.find((c) => c.id === connectionId);
   const integrationsLink = `/integrations?${paramsFromTableQuery(query)}`;
 
   return (
@@ -49,63 +42,11 @@ export function ServersToolbar(props: ToolbarProps) {
           onChange={(e) => setSearch(e.target.value)}
         />
       </label>
-      <label>
-        {t("servers.column.source")}{" "}
-        <select
-          value={query.filter.source?.[0] ?? ""}
-          onChange={(e) => setList("source", e.target.value)}
-        >
-          <option value="">{t("servers.all")}</option>
-          {SOURCES.map((s: ConnectionKind) => (
-            <option key={s} value={s}>
-              {t(`source.${s}`)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        {t("servers.column.state")}{" "}
-        <select
-          value={query.filter.state?.[0] ?? ""}
-          onChange={(e) => setList("state", e.target.value)}
-        >
-          <option value="">{t("servers.all")}</option>
-          {STATES.map((s: PowerState) => (
-            <option key={s} value={s}>
-              {t(`state.${s}`)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <input
-          type="checkbox"
-          checked={query.filter.isTemplate !== false}
-          onChange={(e) => {
-            const { isTemplate: _, ...rest } = query.filter;
-            onChange({
-              ...query,
-              filter: e.target.checked ? rest : { ...rest, isTemplate: false },
-            });
-          }}
-        />{" "}
-        {t("servers.showTemplates")}
-      </label>
-      {connectionId && (
-        <span className="chip">
-          {t("servers.onlyConnection", { name: connection?.name ?? connectionId })}{" "}
-          <button
-            type="button"
-            aria-label={t("servers.clearConnection")}
-            onClick={() => {
-              const { connectionId: _, ...rest } = query.filter;
-              onChange({ ...query, filter: rest });
-            }}
-          >
-            ×
-          </button>
-        </span>
-      )}
+      <FilterBar
+        filter={query.filter}
+        connections={props.connections}
+        onChange={(filter) => onChange({ ...query, filter })}
+      />
       {props.children}
       <button type="button" onClick={props.onExport} disabled={props.exportStatus !== undefined}>
         {props.exportStatus ?? t("servers.exportCsv")}

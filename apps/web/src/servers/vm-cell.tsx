@@ -25,6 +25,7 @@ export function VmCell(props: { row: VmRow; column: ColumnId }) {
               {t("servers.unconfirmed")}
             </Badge>
           )}
+          {row.removedAt && <RemovedMark removedAt={row.removedAt} reason={row.removedReason} />}
         </span>
       );
     case "source":
@@ -52,4 +53,16 @@ export function VmCell(props: { row: VmRow; column: ColumnId }) {
     case "lastSeen":
       return <>{formatRelative(locale, row.lastSeenAt)}</>;
   }
+}
+
+/** A tombstone's mark: when it was removed, and why (docs/behaviour.md §9.43). */
+function RemovedMark(props: { removedAt: string; reason: string | null }) {
+  const when = formatRelative(currentLanguage(), props.removedAt);
+  return (
+    <>
+      {" "}
+      <Badge tone="danger">{t("servers.removed", { when })}</Badge>
+      {props.reason && <span className="muted"> {props.reason}</span>}
+    </>
+  );
 }

@@ -5,6 +5,7 @@ import { graphql, type ResultOf } from "../graphql/graphql.ts";
 export const VmRowFields = graphql(`
   fragment VmRowFields on VirtualMachine {
     id name source kind isTemplate state cpuCount memoryBytes diskTotalBytes lastSeenAt confirmation
+    removedAt removedReason
     location { nodeName clusterName datacenterName hostName orgName vdcName vappName }
     ipAddresses { address }
     connection { id name }

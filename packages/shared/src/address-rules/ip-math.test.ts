@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { parseAddress, parseSubnet, type Subnet, subnetContains } from "./ip-math.ts";
+import {
+  addressKey,
+  parseAddress,
+  parseSubnet,
+  type Subnet,
+  subnetContains,
+  subnetKeyRange,
+} from "./ip-math.ts";
 
 const subnet = (text: string): Subnet => {
   const parsed = parseSubnet(text);
@@ -78,5 +85,31 @@ describe("subnetContains", () => {
     expect(inside("::/0", "2001:db8::1")).toBe(true);
     expect(inside("10.0.0.5", "10.0.0.5")).toBe(true);
     expect(inside("10.0.0.5", "10.0.0.6")).toBe(false);
+  });
+});
+
+describe("address keys (docs/behaviour.md §9.43)", () => {
+  it("are fixed-width, so text order is numeric order within a family", () => {
+    expect(addressKey("10.9.0.1")).toBe("40a090001");
+    expect(addressKey("10.10.0.1")).toBe("40a0a0001");
+    expect(addressKey("fd00::1")).toBe(`6fd00${"0".repeat(27)}1`);
+    expect(addressKey("fe80::1%eth0")).toBeNull();
+  });
+
+  it("bound exactly the addresses a subnet holds, on and off byte boundaries", () => {
+    const cases = [
+      ["10.10.0.0/24", "10.10.0.255", "10.10.1.0"],
+      ["10.10.16.0/20", "10.10.31.255", "10.10.32.0"],
+      ["0.0.0.0/0", "255.255.255.255", "::1"],
+      ["fd00::/64", "fd00::ffff:ffff:ffff:ffff", "fd00:0:0:1::"],
+    ] as const;
+    for (const [text, lastInside, firstOutside] of cases) {
+      const { from, to } = subnetKeyRange(subnet(text));
+      const key = (address: string) => addressKey(address) ?? "";
+      expect(key(text.split("/")[0] as string)).toBe(from);
+      expect(key(lastInside)).toBe(to);
+      const outside = key(firstOutside);
+      expect(outside < from || outside > to).toBe(true);
+    }
   });
 });

@@ -128,3 +128,28 @@ export function subnetContains(subnet: Subnet, address: ParsedAddress): boolean 
     sameBytes(networkOf(address.bytes, subnet.prefixLength), subnet.bytes)
   );
 }
+
+const hexOf = (bytes: Uint8Array) =>
+  Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+
+/**
+ * An address as fixed-width text whose order is the numeric order within a family: "4" + 8 hex
+ * digits, "6" + 32. The database keeps it beside each address, so "every address inside a
+ * subnet" is one range on an index (docs/behaviour.md §9.43); `null` for what is not an address.
+ */
+export function addressKey(text: string): string | null {
+  const address = parseAddress(text);
+  return address ? `${address.family}${hexOf(address.bytes)}` : null;
+}
+
+/** The first and last address keys inside a subnet: every address in it has a key between. */
+export function subnetKeyRange(subnet: Subnet): { from: string; to: string } {
+  const last = subnet.bytes.map((byte, i) => {
+    const bits = Math.max(0, Math.min(8, subnet.prefixLength - i * 8));
+    return byte | (0xff >> bits);
+  });
+  return {
+    from: `${subnet.family}${hexOf(subnet.bytes)}`,
+    to: `${subnet.family}${hexOf(last)}`,
+  };
+}
