@@ -27,6 +27,7 @@ const files = [
   "e2e/webhooks.e2e.ts",
   "e2e/address-rules.e2e.ts",
   "e2e/graphiql.e2e.ts",
+  "e2e/servers-views.e2e.ts",
 ];
 // `node e2e/run.mjs graphiql` runs only the files whose name holds one of the words given.
 const words = process.argv.slice(2);

@@ -9,9 +9,14 @@ import { SyncAllButton } from "../sync/sync-all-button.tsx";
 import { useSync } from "../sync/sync-context.tsx";
 import { SyncPanel } from "../sync/sync-panel.tsx";
 import { isAnyRunning } from "../sync/sync-progress.ts";
+import { useEscapeClosesMenus } from "../ui/escape-closes-menus.ts";
+import { useSlashFocusesSearch } from "../ui/slash-focuses-search.ts";
 import { COLUMNS, type ColumnId, readVisibleColumns, saveVisibleColumns } from "./columns.ts";
 import { emptyState } from "./empty-state.ts";
 import { downloadText, fetchCsv } from "./export-csv.ts";
+import { useGuestDrawer } from "./guest-drawer.ts";
+import { useSavedViewLink } from "./saved-view-link.ts";
+import { SavedViewsMenu } from "./saved-views-menu.tsx";
 import { csvFileName } from "./servers-csv.ts";
 import { ServersToolbar } from "./servers-toolbar.tsx";
 import { SummaryHeader } from "./summary-header.tsx";
@@ -25,7 +30,6 @@ import {
   tableQueryFromParams,
   toggleSort,
 } from "./vm-filter.ts";
-import type { VmRow } from "./vm-row.ts";
 import { VmTable } from "./vm-table.tsx";
 
 /** The Servers page: figures, sync, and one table of every guest from every source. */
@@ -41,9 +45,11 @@ export function ServersPage(props: {
   const pages = useVmPages(query, settledCount);
   const summary = useSummary(settledCount);
   const [visible, setVisible] = useState<ColumnId[]>(readVisibleColumns);
-  const [open, setOpen] = useState<VmRow>();
   const [exportStatus, setExportStatus] = useState<string>();
-  const closeDrawer = useCallback(() => setOpen(undefined), []);
+  const drawer = useGuestDrawer(props.params);
+  const viewLink = useSavedViewLink(props.params);
+  useEscapeClosesMenus();
+  useSlashFocusesSearch(".servers-page");
 
   const setQuery = useCallback((next: TableQuery) => {
     const search = paramsFromTableQuery(next).toString();
@@ -75,8 +81,10 @@ export function ServersPage(props: {
     <div className="servers-page">
       <div className="page-head">
         <h1>{t("nav.servers")}</h1>
+        <SavedViewsMenu params={props.params} />
         <SyncAllButton connections={props.connections} />
       </div>
+      {viewLink.isMissing && <p role="alert">{t("views.notFound")}</p>}
       <SyncPanel connections={props.connections} />
       <SummaryHeader summary={summary} connections={props.connections} />
       <ServersToolbar
@@ -123,10 +131,10 @@ export function ServersPage(props: {
             const field = COLUMNS.find((c) => c.id === id)?.sortField;
             if (field) setQuery({ ...query, orderBy: toggleSort(query.orderBy, field) });
           }}
-          onOpen={setOpen}
+          onOpen={drawer.open}
         />
       )}
-      {open && <VmDetailDrawer row={open} onClose={closeDrawer} />}
+      {drawer.id && <VmDetailDrawer id={drawer.id} name={drawer.name} onClose={drawer.close} />}
     </div>
   );
 }

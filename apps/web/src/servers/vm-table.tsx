@@ -1,4 +1,5 @@
 import { t } from "../i18n/i18n.ts";
+import { useRowNavigation } from "../ui/row-navigation.ts";
 import { VirtualRows } from "../ui/virtual-rows.tsx";
 import { COLUMNS, type ColumnId } from "./columns.ts";
 import { VmCell } from "./vm-cell.tsx";
@@ -20,6 +21,7 @@ interface VmTableProps {
 
 /** The virtualized table of guests; clicking a sortable header sorts on the server. */
 export function VmTable(props: VmTableProps) {
+  const rowProps = useRowNavigation();
   const columns = COLUMNS.filter((c) => props.visible.includes(c.id));
   const template = columns.map((c) => c.width).join(" ");
   const header = (
@@ -34,7 +36,9 @@ export function VmTable(props: VmTableProps) {
               key={column.id}
               scope="col"
               aria-sort={isSorted ? direction : undefined}
-              className={column.isNumeric ? "numeric" : undefined}
+              className={[column.isNumeric && "numeric", column.sortField && "sortable"]
+                .filter(Boolean)
+                .join(" ")}
             >
               {column.sortField ? (
                 <button type="button" className="sort" onClick={() => props.onSort(column.id)}>
@@ -64,6 +68,7 @@ export function VmTable(props: VmTableProps) {
       renderRow={(row, index) => (
         <tr
           key={row.id}
+          {...rowProps(row.id, index, () => props.onOpen(row))}
           aria-rowindex={index + 2}
           style={{ gridTemplateColumns: template, height: ROW_HEIGHT }}
         >
