@@ -140,13 +140,14 @@ describe("saved views, guest links and the keyboard on the Servers page", {
 
   // docs/behaviour.md §9.48
   test("a guest's drawer is a link: it opens the guest when the table does not list it, and Back closes it", async () => {
-    await openServers(page, "?q=db-01");
+    // The demo vCenter's db-01, by its MoRef (other sources have a db-01 too).
+    await openServers(page, "?q=vm-1051");
     await table(page).getByRole("button", { name: /db-01/ }).click();
     await page.getByRole("dialog", { name: "db-01" }).getByText("Network interfaces").waitFor();
     const opened = new URL(page.url());
     const id = opened.searchParams.get("vm") ?? "";
     assert.ok(id, "the address names the guest");
-    assert.equal(opened.searchParams.get("q"), "db-01", "the table's parameters stay");
+    assert.equal(opened.searchParams.get("q"), "vm-1051", "the table's parameters stay");
 
     await page.goBack();
     await page.getByRole("dialog").waitFor({ state: "detached" });
@@ -160,6 +161,7 @@ describe("saved views, guest links and the keyboard on the Servers page", {
     await drawer.getByRole("button", { name: "Close" }).first().click();
     await drawer.waitFor({ state: "detached" });
     assert.equal(new URL(fresh.url()).search, "?q=no-such-guest");
+    assert.equal(await search(fresh).inputValue(), "no-such-guest");
 
     // No such guest and a malformed id read alike.
     for (const missing of [globalId("ProxmoxGuest"), "junk"]) {
@@ -241,10 +243,14 @@ describe("saved views, guest links and the keyboard on the Servers page", {
     assert.equal(await header.getAttribute("aria-sort"), "ascending");
 
     const sync = page.getByRole("button", { name: "Sync", exact: true });
+    await sync.evaluate((button) => button.setAttribute("data-e2e", "sync-all"));
     await sync.focus();
     await page.keyboard.press("Enter");
-    await page.getByRole("button", { name: "Syncing…" }).waitFor();
-    const during = await focused(page);
-    assert.equal(during.text, "Syncing…", "focus stayed on the Sync button");
+    await page.locator('[data-e2e="sync-all"][aria-disabled="true"]').waitFor();
+    const focusedSync = () =>
+      page.evaluate(() => document.activeElement?.getAttribute("data-e2e") ?? "");
+    assert.equal(await focusedSync(), "sync-all", "focus stayed on the Sync button while it runs");
+    await page.locator('[data-e2e="sync-all"][aria-disabled="false"]').waitFor({ timeout: 60_000 });
+    assert.equal(await focusedSync(), "sync-all", "and once it has finished");
   });
 });
