@@ -246,11 +246,11 @@ describe("saved views, guest links and the keyboard on the Servers page", {
     await sync.evaluate((button) => button.setAttribute("data-e2e", "sync-all"));
     await sync.focus();
     await page.keyboard.press("Enter");
-    await page.locator('[data-e2e="sync-all"][aria-disabled="true"]').waitFor();
+    await page.locator('[data-e2e="sync-all"]', { hasText: "Syncing…" }).waitFor();
     const focusedSync = () =>
       page.evaluate(() => document.activeElement?.getAttribute("data-e2e") ?? "");
     assert.equal(await focusedSync(), "sync-all", "focus stayed on the Sync button while it runs");
-    await page.locator('[data-e2e="sync-all"][aria-disabled="false"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-e2e="sync-all"]', { hasText: /^Sync$/ }).waitFor({ timeout: 60_000 });
     assert.equal(await focusedSync(), "sync-all", "and once it has finished");
   });
 });
