@@ -36,9 +36,11 @@ export function VmTable(props: VmTableProps) {
               key={column.id}
               scope="col"
               aria-sort={isSorted ? direction : undefined}
-              className={[column.isNumeric && "numeric", column.sortField && "sortable"]
-                .filter(Boolean)
-                .join(" ")}
+              className={
+                [column.isNumeric && "numeric", column.sortField && "sortable"]
+                  .filter(Boolean)
+                  .join(" ") || undefined
+              }
             >
               {column.sortField ? (
                 <button type="button" className="sort" onClick={() => props.onSort(column.id)}>
