@@ -32,6 +32,7 @@ const files = [
   "e2e/server-text.e2e.ts",
   "e2e/servers-history.e2e.ts",
   "e2e/servers-filters.e2e.ts",
+  "e2e/servers-views.e2e.ts",
 ];
 // `node e2e/run.mjs graphiql` runs only the files whose name holds one of the words given.
 const words = process.argv.slice(2);

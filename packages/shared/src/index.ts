@@ -10,5 +10,6 @@ export * from "./mac.ts";
 export * from "./map-fairly.ts";
 export * from "./map-with-limit.ts";
 export * from "./result-errors.ts";
+export * from "./saved-view.ts";
 export * from "./semaphore.ts";
 export * from "./server-text/index.ts";

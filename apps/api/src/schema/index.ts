@@ -23,6 +23,7 @@ import "./identity-provider.ts";
 import "./directory-sign-in.ts";
 import "./webhook.ts";
 import "./address-rules.ts";
+import "./saved-view.ts";
 
 builder.queryType({});
 builder.mutationType({});

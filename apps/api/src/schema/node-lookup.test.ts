@@ -30,6 +30,7 @@ const LIST_OF: Record<string, string> = {
   EdgeGateway: "{ edgeGateways(includeRemoved: true) { id } }",
   HypervisorNode: "{ hypervisorNodes { id } }",
   ProxmoxGuest: VMS,
+  SavedView: "{ savedViews { id } }",
   Session: "{ mySessions { id } }",
   SyncRun: "{ syncRuns(first: 500) { edges { node { id } } } }",
   User: "{ users { id } }",
@@ -116,6 +117,11 @@ beforeAll(async () => {
   callers.usersToken = await createToken(started.admin, ["MANAGE_USERS"]);
   for (const kind of ["PROXMOX", "VCD", "VCENTER"] as const) await seedSource(kind);
   await createConnectionGroup(app.services.prisma, { name: "walk-group" }, null);
+  await app.graphql(
+    'mutation { saveView(name: "walk", query: "q=walk") { __typename } }',
+    {},
+    callers.admin,
+  );
   const sealed = app.services.secrets.seal("whsec_walk", "walk");
   await app.services.prisma.webhookEndpoint.create({
     data: {

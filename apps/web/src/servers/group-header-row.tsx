@@ -1,6 +1,7 @@
 import { CONNECTION_KINDS } from "@hyperlens/shared";
 import type { KeyboardEvent } from "react";
 import { t } from "../i18n/i18n.ts";
+import type { RowNavigation } from "../ui/row-navigation.ts";
 import type { GroupKey } from "./group-rows.ts";
 import type { GroupBy } from "./view-params.ts";
 
@@ -25,19 +26,23 @@ export function GroupHeaderRow(props: {
   rowIndex: number;
   height: number;
   onToggle: (key: GroupKey) => void;
+  /** The table's arrow-key navigation for this row (Enter toggles through it). */
+  navigation: RowNavigation;
 }) {
   const toggle = () => props.onToggle(props.groupKey);
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
-    if (event.target !== event.currentTarget || (event.key !== "Enter" && event.key !== " "))
+    if (event.target === event.currentTarget && event.key === " ") {
+      event.preventDefault();
+      toggle();
       return;
-    event.preventDefault();
-    toggle();
+    }
+    props.navigation.onKeyDown(event);
   };
   return (
     <tr
       className="group-row"
       aria-rowindex={props.rowIndex}
-      tabIndex={-1}
+      {...props.navigation}
       style={{ height: props.height }}
       onKeyDown={onKeyDown}
     >

@@ -9,13 +9,18 @@ import { SyncAllButton } from "../sync/sync-all-button.tsx";
 import { useSync } from "../sync/sync-context.tsx";
 import { SyncPanel } from "../sync/sync-panel.tsx";
 import { isAnyRunning } from "../sync/sync-progress.ts";
+import { useEscapeClosesMenus } from "../ui/escape-closes-menus.ts";
+import { useSlashFocusesSearch } from "../ui/slash-focuses-search.ts";
 import { COLUMNS, type ColumnId, readVisibleColumns, saveVisibleColumns } from "./columns.ts";
 import { ColumnsMenu } from "./columns-menu.tsx";
 import { emptyState } from "./empty-state.ts";
 import { downloadText, fetchCsv } from "./export-csv.ts";
 import { plainItems } from "./group-rows.ts";
+import { useGuestDrawer } from "./guest-drawer.ts";
 import { InventoryHistory } from "./inventory-history.tsx";
 import { DENSE, FIGURES_EXPANDED, useRemembered, WIDTHS } from "./local-prefs.ts";
+import { useSavedViewLink } from "./saved-view-link.ts";
+import { SavedViewsMenu } from "./saved-views-menu.tsx";
 import { csvFileName } from "./servers-csv.ts";
 import { ServersToolbar } from "./servers-toolbar.tsx";
 import { SummaryHeader } from "./summary-header.tsx";
@@ -32,7 +37,6 @@ import {
   tableQueryFromParams,
   toggleSort,
 } from "./vm-filter.ts";
-import type { VmRow } from "./vm-row.ts";
 import { VmTable } from "./vm-table.tsx";
 
 /** The Servers page: figures, sync, and one table of every guest from every source. */
@@ -55,11 +59,13 @@ export function ServersPage(props: {
   const [widths, setWidths] = useRemembered(WIDTHS);
   const [isDense, setDense] = useRemembered(DENSE);
   const [isFiguresExpanded, setFiguresExpanded] = useRemembered(FIGURES_EXPANDED);
-  const [open, setOpen] = useState<VmRow>();
   const [exportStatus, setExportStatus] = useState<string>();
-  const closeDrawer = useCallback(() => setOpen(undefined), []);
   const plain = useMemo(() => plainItems(pages.rows), [pages.rows]);
   const items = view.group ? grouped.items : plain;
+  const drawer = useGuestDrawer(props.params);
+  const viewLink = useSavedViewLink(props.params);
+  useEscapeClosesMenus();
+  useSlashFocusesSearch(".servers-page");
 
   const show = (next: TableQuery, nextView: TableView) => {
     const search = withViewParams(paramsFromTableQuery(next), nextView).toString();
@@ -110,8 +116,10 @@ export function ServersPage(props: {
         <h1>{t("nav.servers")}</h1>
         {/* Folded, the figures share the heading's line (docs/behaviour.md §9.46). */}
         {!isFiguresExpanded && summaryHeader}
+        <SavedViewsMenu params={props.params} />
         <SyncAllButton connections={props.connections} />
       </div>
+      {viewLink.isMissing && <p role="alert">{t("views.notFound")}</p>}
       <SyncPanel connections={props.connections} />
       {isFiguresExpanded && summaryHeader}
       {isFiguresExpanded && <InventoryHistory />}
@@ -177,10 +185,10 @@ export function ServersPage(props: {
             const field = COLUMNS.find((c) => c.id === id)?.sortField;
             if (field) setQuery({ ...query, orderBy: toggleSort(query.orderBy, field) });
           }}
-          onOpen={setOpen}
+          onOpen={drawer.open}
         />
       )}
-      {open && <VmDetailDrawer row={open} onClose={closeDrawer} />}
+      {drawer.id && <VmDetailDrawer id={drawer.id} name={drawer.name} onClose={drawer.close} />}
     </div>
   );
 }

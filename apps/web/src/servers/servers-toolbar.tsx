@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { t } from "../i18n/i18n.ts";
 import type { Connection } from "../settings/connection-fields.ts";
 import { AppLink } from "../shell/app-link.tsx";
@@ -19,14 +19,27 @@ interface ToolbarProps {
 /** Search, the filter bar, the layout controls given and export for the Servers table. */
 export function ServersToolbar(props: ToolbarProps) {
   const { query, onChange } = props;
-  const [search, setSearch] = useState(query.filter.search ?? "");
+  const addressSearch = query.filter.search ?? "";
+  const [search, setSearch] = useState(addressSearch);
   const debounced = useDebounced(search, 250);
+  // What this field last wrote to the address: any other change there (a saved view, Back) is
+  // shown in the field. TRAP: docs/behaviour.md §9.47 — else the stale field wrote itself back
+  // over the opened view's search.
+  const [written, setWritten] = useState(addressSearch);
+  if (addressSearch !== written) {
+    setWritten(addressSearch);
+    if (addressSearch !== search.trim()) setSearch(addressSearch);
+  }
+  const latest = useRef({ query, onChange });
+  latest.current = { query, onChange };
   useEffect(() => {
     const trimmed = debounced.trim();
+    const { query, onChange } = latest.current;
     if (trimmed === (query.filter.search ?? "")) return;
+    setWritten(trimmed);
     const { search: _, ...rest } = query.filter;
     onChange({ ...query, filter: trimmed ? { ...rest, search: trimmed } : rest });
-  }, [debounced, query, onChange]);
+  }, [debounced]);
 
   const integrationsLink = `/integrations?${paramsFromTableQuery(query)}`;
 

@@ -1,5 +1,6 @@
 import type { DragEvent } from "react";
 import { t } from "../i18n/i18n.ts";
+import { useRowNavigation } from "../ui/row-navigation.ts";
 import { useIsPhone } from "../ui/use-is-phone.ts";
 import { VirtualRows } from "../ui/virtual-rows.tsx";
 import { ColumnResizer } from "./column-resizer.tsx";
@@ -45,6 +46,7 @@ interface VmTableProps {
  * among the guests' rows.
  */
 export function VmTable(props: VmTableProps) {
+  const rowProps = useRowNavigation();
   const columns = props.visible.flatMap((id) => COLUMNS.find((c) => c.id === id) ?? []);
   const template = columnTemplate(props.visible, props.widths);
   const isPhone = useIsPhone();
@@ -68,7 +70,11 @@ export function VmTable(props: VmTableProps) {
               key={column.id}
               scope="col"
               aria-sort={isSorted ? direction : undefined}
-              className={column.isNumeric ? "numeric" : undefined}
+              className={
+                [column.isNumeric && "numeric", column.sortField && "sortable"]
+                  .filter(Boolean)
+                  .join(" ") || undefined
+              }
               draggable
               onDragStart={(event) => {
                 event.dataTransfer.setData(DRAG_TYPE, column.id);
@@ -122,6 +128,9 @@ export function VmTable(props: VmTableProps) {
               rowIndex={index + 2}
               height={rowHeight}
               onToggle={props.onToggleGroup}
+              navigation={rowProps(`group${groupId(item.key)}`, index, () =>
+                props.onToggleGroup(item.key),
+              )}
             />
           );
         if (item.kind === "more")
@@ -137,6 +146,11 @@ export function VmTable(props: VmTableProps) {
           <tr
             // A guest with several tags is in several groups: its key names the group too.
             key={item.groupKey === undefined ? row.id : `${groupId(item.groupKey)}${row.id}`}
+            {...rowProps(
+              item.groupKey === undefined ? row.id : `${groupId(item.groupKey)}${row.id}`,
+              index,
+              () => props.onOpen(row),
+            )}
             aria-rowindex={index + 2}
             style={{ gridTemplateColumns: template, height: rowHeight }}
           >

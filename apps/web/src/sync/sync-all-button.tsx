@@ -9,12 +9,16 @@ export function SyncAllButton(props: { connections: readonly Connection[] }) {
   const isRunning = isAnyRunning(progress);
   const active = props.connections.filter((c) => c.isActive).map((c) => c.id);
   if (!canSync) return null;
+  const isUnavailable = isRunning || active.length === 0;
   return (
     <button
       type="button"
       className="primary"
-      disabled={isRunning || active.length === 0}
-      onClick={() => void syncAll(active)}
+      // TRAP: docs/behaviour.md §9.49 — `disabled` would drop the keyboard's focus to <body> the moment the sync starts.
+      aria-disabled={isUnavailable}
+      onClick={() => {
+        if (!isUnavailable) void syncAll(active);
+      }}
     >
       {isRunning ? t("sync.running") : t("sync.button")}
     </button>
