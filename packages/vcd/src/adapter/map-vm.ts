@@ -1,11 +1,11 @@
 // Maps what the Director client read about one VM into the neutral shape (docs/behaviour.md §6).
-import {
-  type JsonObject,
-  type NeutralDisk,
-  type NeutralNic,
-  type NeutralPowerState,
-  type NeutralVm,
-  type ReportedAddress,
+import type {
+  JsonObject,
+  NeutralDisk,
+  NeutralNic,
+  NeutralPowerState,
+  NeutralVm,
+  ReportedAddress,
 } from "@hyperlens/shared";
 import { lastUuid } from "../href.ts";
 import type { VcdDisk } from "../parse/disks.ts";
