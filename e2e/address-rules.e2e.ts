@@ -9,7 +9,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { hasAxe } from "./accessibility.ts";
-import { expectAccessible, launchChromium, signIn as signInAt } from "./browser.ts";
+import {
+  expectAccessible,
+  launchChromium,
+  signIn as signInAt,
+  syncDemoConnections,
+} from "./browser.ts";
 import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-api.ts";
 
 const ADMIN = FIRST_ADMIN;
@@ -71,15 +76,7 @@ describe("address rules in the browser", { timeout: 300_000 }, () => {
     if (!hasAxe) console.log("# axe-core is not installed: the accessibility checks are skipped.");
     await signIn(admin, ADMIN.username, ADMIN.password);
     // The rules judge the stored inventory: read the demo hypervisors first.
-    await admin.goto(`${api.url}/servers`);
-    await admin.getByRole("button", { name: "Sync", exact: true }).click();
-    const panel = admin.getByRole("region", { name: "Sync progress" });
-    for (const name of ["Demo Proxmox cluster", "Demo Cloud Director", "Demo vCenter"]) {
-      await panel
-        .locator(`[data-connection="${name}"]`)
-        .getByText("Finished")
-        .waitFor({ timeout: 60_000 });
-    }
+    await syncDemoConnections(admin, api.url);
   });
 
   after(async () => {

@@ -34,3 +34,19 @@ export async function addFilter(page: Page, filter: string, value: string) {
   await menu.getByRole("combobox", { name: "Value" }).selectOption({ label: value });
   await menu.getByRole("button", { name: "Apply" }).click();
 }
+
+/** The demo connections every browser test's server starts with (e2e/start-api.ts). */
+export const DEMO_CONNECTIONS = ["Demo Proxmox cluster", "Demo Cloud Director", "Demo vCenter"];
+
+/** Presses Sync on the Servers page at `url` and waits for every demo connection to finish. */
+export async function syncDemoConnections(page: Page, url: string) {
+  await page.goto(`${url}/servers`);
+  await page.getByRole("button", { name: "Sync", exact: true }).click({ timeout: 60_000 });
+  const panel = page.getByRole("region", { name: "Sync progress" });
+  for (const name of DEMO_CONNECTIONS) {
+    await panel
+      .locator(`[data-connection="${name}"]`)
+      .getByText("Finished")
+      .waitFor({ timeout: 60_000 });
+  }
+}

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { addFilter, launchChromium, signIn } from "./browser.ts";
+import { addFilter, launchChromium, signIn, syncDemoConnections } from "./browser.ts";
 import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-api.ts";
 
 let api: RunningApi;
@@ -62,15 +62,7 @@ describe("finding guests on the Servers page", { timeout: 300_000 }, () => {
     page.on("pageerror", (error) => pageErrors.push(error.message));
     await signIn(page, api.url, FIRST_ADMIN.username, FIRST_ADMIN.password);
     await page.getByText(`Signed in as ${FIRST_ADMIN.username}`).waitFor({ timeout: 60_000 });
-    await page.goto(`${api.url}/servers`);
-    await page.getByRole("button", { name: "Sync", exact: true }).click({ timeout: 60_000 });
-    const panel = page.getByRole("region", { name: "Sync progress" });
-    for (const name of ["Demo Proxmox cluster", "Demo Cloud Director", "Demo vCenter"]) {
-      await panel
-        .locator(`[data-connection="${name}"]`)
-        .getByText("Finished")
-        .waitFor({ timeout: 60_000 });
-    }
+    await syncDemoConnections(page, api.url);
   });
 
   after(async () => {

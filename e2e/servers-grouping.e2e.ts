@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Locator, Page } from "playwright-core";
 import { hasAxe } from "./accessibility.ts";
-import { expectAccessible, launchChromium, signIn } from "./browser.ts";
+import { expectAccessible, launchChromium, signIn, syncDemoConnections } from "./browser.ts";
 import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-api.ts";
 
 let api: RunningApi;
@@ -69,14 +69,7 @@ describe("grouping and the table's layout", { timeout: 300_000 }, () => {
     if (!hasAxe) console.log("# axe-core is not installed: the accessibility checks are skipped.");
     await signIn(page, api.url, FIRST_ADMIN.username, FIRST_ADMIN.password);
     await page.getByText(`Signed in as ${FIRST_ADMIN.username}`).waitFor();
-    await page.goto(`${api.url}/servers`);
-    await page.getByRole("button", { name: "Sync", exact: true }).click();
-    const panel = page.getByRole("region", { name: "Sync progress" });
-    for (const name of ["Demo Proxmox cluster", "Demo Cloud Director", "Demo vCenter"])
-      await panel
-        .locator(`[data-connection="${name}"]`)
-        .getByText("Finished")
-        .waitFor({ timeout: 60_000 });
+    await syncDemoConnections(page, api.url);
   });
 
   after(async () => {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, signIn as signInAt } from "./browser.ts";
+import { launchChromium, signIn as signInAt, syncDemoConnections } from "./browser.ts";
 import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-api.ts";
 
 let api: RunningApi;
@@ -62,15 +62,7 @@ describe("saved views, guest links and the keyboard on the Servers page", {
     await completeSetup(api);
     browser = await launchChromium();
     page = await signedInPage();
-    await page.goto(`${api.url}/servers`);
-    await page.getByRole("button", { name: "Sync", exact: true }).click();
-    const panel = page.getByRole("region", { name: "Sync progress" });
-    for (const name of ["Demo Proxmox cluster", "Demo Cloud Director", "Demo vCenter"]) {
-      await panel
-        .locator(`[data-connection="${name}"]`)
-        .getByText("Finished")
-        .waitFor({ timeout: 60_000 });
-    }
+    await syncDemoConnections(page, api.url);
   });
 
   after(async () => {
