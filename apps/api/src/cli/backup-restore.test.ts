@@ -193,7 +193,7 @@ describe("hyperlens backup and restore of the embedded database", () => {
     // Consistent: the rows the archive holds are exactly what the run's committed counts say.
     expect(state.runAdded).toEqual([state.vms]);
     expect(state.vms).toBeLessThan(GUESTS);
-  });
+  }, 120_000); // a sync, an archive, a restore and a server start: over 30 s on a busy machine
 
   it("hyperlens backup asks the running server for the archive, which restores and starts", async () => {
     const file = path.join(scratch, "by-cli.tar.gz");
