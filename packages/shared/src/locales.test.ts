@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { IntlMessageFormat } from "intl-messageformat";
 import { describe, expect, it } from "vitest";
 
 const dir = path.resolve(import.meta.dirname, "../../../locales");
@@ -17,7 +18,26 @@ function flatten(tree: Tree, prefix = ""): Map<string, string> {
 
 const load = (file: string) =>
   flatten(JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Tree);
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+type Element = ReturnType<IntlMessageFormat["getAst"]>[number];
+
+/** The arguments a message names, read from its ICU syntax tree: a select's branch text is not one. */
+function argumentNames(elements: readonly Element[], into: Set<string>): Set<string> {
+  for (const element of elements) {
+    if ("value" in element && element.type !== 0 && typeof element.value === "string")
+      into.add(element.value);
+    if ("options" in element)
+      for (const option of Object.values(element.options)) argumentNames(option.value, into);
+  }
+  return into;
+}
+
+const placeholders = (text: string) =>
+  [
+    ...argumentNames(
+      new IntlMessageFormat(text, "en", undefined, { ignoreTag: true }).getAst(),
+      new Set(),
+    ),
+  ].sort();
 
 describe("translations", () => {
   const files = readdirSync(dir).filter((f) => f.endsWith(".json"));

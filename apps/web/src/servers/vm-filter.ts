@@ -1,6 +1,6 @@
 // The Servers page's search, filters and sort live in the URL, so "Show VMs" links, reloads and
 // the back button keep them (docs/behaviour.md §9.43).
-import { CONFIRMATIONS, CONNECTION_KINDS, POWER_STATES } from "@hyperlens/shared";
+import { CONFIRMATIONS, CONNECTION_KINDS, GUEST_KINDS, POWER_STATES } from "@hyperlens/shared";
 import type { SchemaType } from "../graphql/graphql.ts";
 
 type OrderField = SchemaType<"VirtualMachineOrderField">;
@@ -15,7 +15,7 @@ export const STATES = POWER_STATES;
 /** The confirmations the Confirmation filter offers. */
 export const CONFIRMATION_VALUES = CONFIRMATIONS;
 /** What the Kind filter offers: the API's kinds, and templates (its isTemplate). */
-export const KINDS = ["VM", "CONTAINER", "TEMPLATE"] as const;
+export const KINDS = [...GUEST_KINDS, "TEMPLATE"] as const;
 export type KindChoice = (typeof KINDS)[number];
 const ORDER_FIELDS: readonly OrderField[] = [
   "NAME",
@@ -72,9 +72,7 @@ export function kindsOf(filter: VmFilter): KindChoice[] {
 /** The filter letting exactly these kinds through (templates of a chosen kind included). */
 export function withKinds(filter: VmFilter, kinds: readonly KindChoice[]): VmFilter {
   const { kind: _, isTemplate: __, ...rest } = filter;
-  const machines = KINDS.filter(
-    (k): k is "VM" | "CONTAINER" => k !== "TEMPLATE" && kinds.includes(k),
-  );
+  const machines = GUEST_KINDS.filter((k) => kinds.includes(k));
   const hasTemplates = kinds.includes("TEMPLATE");
   return {
     ...rest,
