@@ -96,9 +96,11 @@ describe("database", () => {
   it.skipIf(!process.env.DATABASE_URL)(
     "opens at most the configured pool's connections, and a query waits for one only so long",
     async () => {
+      // A database of its own: the tests above leave a newer release's migration in theirs.
+      const own = await createTestDatabase();
       const small = await openDatabase({
         kind: "postgres",
-        url: db.url ?? "",
+        url: own.url ?? "",
         pool: { size: 1, timeoutMs: 200 },
       });
       try {
@@ -111,6 +113,7 @@ describe("database", () => {
         await expect(small.prisma.$queryRaw`SELECT 1 AS one`).resolves.toEqual([{ one: 1 }]);
       } finally {
         await small.close();
+        await own.close();
       }
     },
   );
