@@ -11,6 +11,16 @@ export const FEED_RETENTION_SWEEP_MS = 3_600_000;
 /** Rows deleted per statement, so one sweep of a large backlog never holds a long lock. */
 const DELETE_BATCH = 10_000;
 
+/** Runs one batched DELETE until a batch comes back short; returns the rows deleted in all. */
+async function deleteInBatches(deleteBatch: () => Promise<number>): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const batch = await deleteBatch();
+    deleted += batch;
+    if (batch < DELETE_BATCH) return deleted;
+  }
+}
+
 /** Deletes events older than `retentionMs` before `now`; returns how many. */
 export async function deleteExpiredFeedEvents(
   prisma: PrismaClient,
@@ -18,15 +28,12 @@ export async function deleteExpiredFeedEvents(
   now = new Date(),
 ): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionMs);
-  let deleted = 0;
-  for (;;) {
-    const batch = await prisma.$executeRaw`
+  return deleteInBatches(
+    () => prisma.$executeRaw`
       DELETE FROM inventory_events WHERE "sequence" IN (
         SELECT "sequence" FROM inventory_events WHERE "at" < ${cutoff}
-        ORDER BY "sequence" LIMIT ${DELETE_BATCH})`;
-    deleted += batch;
-    if (batch < DELETE_BATCH) return deleted;
-  }
+        ORDER BY "sequence" LIMIT ${DELETE_BATCH})`,
+  );
 }
 
 /** Starts deleting expired events every {@link FEED_RETENTION_SWEEP_MS} (and once at start). */
@@ -57,12 +64,9 @@ export async function deleteExpiredSamples(
   now = new Date(),
 ): Promise<number> {
   const cutoff = new Date(now.getTime() - retentionMs);
-  let deleted = 0;
-  for (;;) {
-    const batch = await prisma.$executeRaw`
+  return deleteInBatches(
+    () => prisma.$executeRaw`
       DELETE FROM inventory_samples WHERE id IN (
-        SELECT id FROM inventory_samples WHERE "at" < ${cutoff} LIMIT ${DELETE_BATCH})`;
-    deleted += batch;
-    if (batch < DELETE_BATCH) return deleted;
-  }
+        SELECT id FROM inventory_samples WHERE "at" < ${cutoff} LIMIT ${DELETE_BATCH})`,
+  );
 }
