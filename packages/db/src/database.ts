@@ -17,7 +17,13 @@ import { forgetLargeStatements } from "./prisma-debug-history.ts";
 import { registerPgliteRawTransactions, registerPgRawTransactions } from "./raw-transaction.ts";
 
 export type DatabaseTarget =
-  | { kind: "pglite" /** a directory, or "memory://" */; dataDir: string }
+  | {
+      kind: "pglite";
+      /** a directory, or "memory://" */
+      dataDir: string;
+      /** An archive an in-memory database starts from (tests start from a migrated one). */
+      startFrom?: BackupArchive;
+    }
   | { kind: "postgres"; url: string; pool?: PostgresPool };
 
 /** One replica's connections to PostgreSQL (docs/operations.md, "PostgreSQL connections"). */
@@ -115,8 +121,12 @@ function describeUrl(url: string): string {
  */
 const PGLITE_SESSION = "SET default_statistics_target = 10";
 
-async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Database> {
+async function openPglite(
+  { dataDir, startFrom }: Extract<DatabaseTarget, { kind: "pglite" }>,
+  onQuery?: QueryListener,
+): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
+  if (startFrom && !inMemory) throw new Error("Only an in-memory database starts from an archive.");
   let releaseLock = () => {};
   try {
     if (!inMemory) releaseLock = acquireDataDirLock(dataDir);
@@ -129,7 +139,10 @@ async function openPglite(dataDir: string, onQuery?: QueryListener): Promise<Dat
     const options = { wasmModule: await pgliteModule() };
     if (!inMemory) await ensurePgliteDataDir(dir, options);
     const { PGlite } = await import("@electric-sql/pglite");
-    client = new PGlite(dir, options);
+    client = new PGlite(
+      dir,
+      startFrom ? { ...options, loadDataDir: new Blob([startFrom]) } : options,
+    );
     await client.waitReady;
     await client.exec(PGLITE_SESSION);
     yieldBeforeEachStatement(client);
@@ -234,7 +247,7 @@ export async function openDatabase(
 ): Promise<Database> {
   const db =
     target.kind === "pglite"
-      ? await openPglite(target.dataDir, options.onQuery)
+      ? await openPglite(target, options.onQuery)
       : await openPostgres(target.url, target.pool ?? DEFAULT_POSTGRES_POOL, options.onQuery);
   try {
     await db.withExecutor((executor) => applyMigrations(executor));

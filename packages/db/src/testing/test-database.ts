@@ -1,10 +1,13 @@
 // A throw-away database per test file: PGlite in memory by default, or — when DATABASE_URL is
 // set — a fresh database on that PostgreSQL server, dropped again at the end.
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Database, openDatabase, type QueryListener } from "../database.ts";
+import { readMigrations } from "../migrate.ts";
+import type { BackupArchive } from "../pglite-backup.ts";
 
 /** A migrated, empty database for one test file, and how to throw it away. */
 export interface TestDatabase extends Database {
@@ -52,6 +55,45 @@ export async function createEmptyPostgresDatabase(
   };
 }
 
+let migratedArchive: Promise<BackupArchive> | undefined;
+
+/**
+ * An archive of an empty, migrated embedded database, made once per set of migrations and PGlite
+ * release and kept in the temporary directory: starting a test's database from it skips initdb
+ * and the migrations, most of the second each test database took (each test file is a process).
+ */
+function migratedPgliteArchive(): Promise<BackupArchive> {
+  migratedArchive ??= (async () => {
+    const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+    const pglite = JSON.parse(
+      readFileSync(path.join(path.dirname(entry), "..", "package.json"), "utf8"),
+    ) as { version: string };
+    const key = createHash("sha256")
+      .update(pglite.version)
+      .update(
+        readMigrations()
+          .map((m) => `${m.name}:${m.checksum}`)
+          .join("\n"),
+      )
+      .digest("hex")
+      .slice(0, 16);
+    const file = path.join(tmpdir(), `hyperlens-test-database-${key}.tgz`);
+    try {
+      return new Uint8Array(readFileSync(file));
+    } catch {
+      const db = await openDatabase({ kind: "pglite", dataDir: "memory://" });
+      const archive = await (db.backup as NonNullable<Database["backup"]>)();
+      await db.close();
+      // Written beside and renamed, so a file another test process is writing is never read half.
+      const partial = `${file}.${process.pid}`;
+      writeFileSync(partial, archive);
+      renameSync(partial, file);
+      return archive;
+    }
+  })();
+  return migratedArchive;
+}
+
 /** Opens a new empty database for a test; call `close()` in afterAll. */
 export async function createTestDatabase(
   options: { onQuery?: QueryListener } = {},
@@ -59,7 +101,8 @@ export async function createTestDatabase(
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
     const target = { kind: "pglite", dataDir: "memory://" } as const;
-    return { ...(await openDatabase(target, options)), target };
+    const startFrom = await migratedPgliteArchive();
+    return { ...(await openDatabase({ ...target, startFrom }, options)), target };
   }
   const empty = await createEmptyPostgresDatabase(serverUrl);
   const target = { kind: "postgres", url: empty.url } as const;
