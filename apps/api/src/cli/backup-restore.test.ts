@@ -250,7 +250,10 @@ describe("hyperlens backup and restore of the embedded database", () => {
     expect(refusals).toBe(3);
   });
 
-  it("restore refuses a data directory a server runs on or that holds anything, changing nothing", async () => {
+  // Three CLI processes, each starting Node and tsx: 30 s was too little beside other test files.
+  it("restore refuses a data directory a server runs on or that holds anything, changing nothing", {
+    timeout: 120_000,
+  }, async () => {
     const file = path.join(scratch, "by-cli.tar.gz"); // made by the test before last
     const onLive = await runCli(["restore", file], env);
     expect(onLive.out).toContain("is using the data directory");

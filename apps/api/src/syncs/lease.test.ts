@@ -99,7 +99,9 @@ describe("the sync lease", () => {
 
   it("a manual sync while another replica's sync runs reports that run and starts none", async () => {
     const id = await addConnection("joined");
-    standin.faults.latencyMs = 40;
+    // A's first read is held long enough that B asks while A's run is surely still going, however
+    // slow the machine (a fixed small latency let A finish first under load).
+    const held = standin.faults.delay("**", 4_000, { times: 1 });
     try {
       const onA = syncConnection(replicaA, id, { trigger: "SCHEDULE" });
       const runOnA = await onA.syncRunId;
@@ -109,7 +111,7 @@ describe("the sync lease", () => {
       expect(resultB.syncRunId).toBe(resultA.syncRunId);
       expect(resultB.outcome).toBe(resultA.outcome);
     } finally {
-      standin.faults.latencyMs = 0;
+      held.remove();
     }
     expect(await replicaA.prisma.syncRun.count({ where: { connectionId: id } })).toBe(1);
     expect(await metricValue(replicaB, "hyperlens_sync_lease_contention_total")).toBe(1);
