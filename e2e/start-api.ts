@@ -67,7 +67,15 @@ export async function startApi(
       reject(new Error(`API exited with ${code}:\n${output}`));
     });
   });
-  const started = await ready;
+  let started: { url: string; setupToken: string };
+  try {
+    started = await ready;
+  } catch (error) {
+    // A start that timed out leaves a server that may still come up: never leave it running.
+    child.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const port = new URL(started.url).port;
   return {
     url: `http://localhost:${port}`,
