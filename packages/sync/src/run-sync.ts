@@ -326,6 +326,7 @@ async function reconcile(
       known: removal.guard.known,
       present: removal.guard.present,
       message: removal.guard.message,
+      messageText: removal.guard.text,
     });
   }
 
@@ -424,7 +425,7 @@ async function reconcile(
       await recordInventorySample(tx, { connectionId, syncRunId: ctx.syncRunId, at: finishedAt });
     }
   });
-  emit({ type: "finished", outcome, counts, message });
+  emit({ type: "finished", outcome, counts, message, messageTexts });
   return { syncRunId: ctx.syncRunId, outcome, counts, message, guardFired, suppressed, preview };
 }
 

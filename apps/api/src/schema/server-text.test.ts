@@ -1,7 +1,8 @@
 // docs/behaviour.md §11.4: the server's words for people come with a code and parameters beside
 // the English message, over GraphQL, on the demo Proxmox stand-in (pve4 offline, web-01's docker0).
-import { createProxmoxStandin, demoCluster } from "@hyperlens/standins/testing";
+import { createProxmoxStandin, demoCluster, qemuGuest } from "@hyperlens/standins/testing";
 import { beforeAll, describe, expect, it } from "vitest";
+import { trySyncConnection } from "../syncs/coordinator.ts";
 import { eachFileConnectedTo } from "../testing/standin-connections.ts";
 
 const pve = eachFileConnectedTo("PROXMOX", "pve", () =>
@@ -120,5 +121,35 @@ describe("server text with codes (docs/behaviour.md §11.4)", () => {
     });
     expect(data.testConnection).toMatchObject({ ok: false, messageText: null });
     pve.standin.faults.clear();
+  });
+
+  // Last: it adds a guest to the stand-in.
+  it("a light poll's run message comes as codes too", async () => {
+    pve.standin.cluster.addGuest(
+      qemuGuest({ vmid: 990, name: "polled", node: "pve1", nics: [{ mac: "BC:24:11:99:00:01" }] }),
+    );
+    const attempt = await trySyncConnection(pve.services, pve.connectionId, {
+      trigger: "SCHEDULE",
+      lightPoll: true,
+    });
+    if (attempt.kind !== "started") throw new Error(`the poll did not start: ${attempt.kind}`);
+    expect((await attempt.sync.done).counts).toMatchObject({ added: 1 });
+    const data = await gql<{
+      syncRuns: {
+        edges: { node: { trigger: string; message: string; messageTexts: Localized[] } }[];
+      };
+    }>(
+      `query { syncRuns(first: 1) { edges { node { trigger message messageTexts { code params message } } } } }`,
+    );
+    const run = data.syncRuns.edges[0]?.node;
+    expect(run?.trigger).toBe("POLL");
+    expect(run?.messageTexts).toEqual([
+      {
+        code: "lightPollSummary",
+        params: expect.objectContaining({ read: 1, added: 1, changed: 0, removed: 0 }),
+        message: run?.message,
+      },
+    ]);
+    expect(run?.message).toMatch(/^Light poll: \d+ guests listed, 1 read: 1 added, 0 changed/);
   });
 });

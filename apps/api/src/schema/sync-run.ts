@@ -335,6 +335,18 @@ const SyncProgressRef = builder.objectRef<SyncProgress>("SyncProgress").implemen
           ? p.event.message
           : null,
     }),
+    messageTexts: t.field({
+      type: [LocalizedMessageRef],
+      nullable: true,
+      description:
+        "message as codes and parameters, one per sentence, where the server has them: a finished sync's summary, the guard's sentence.",
+      resolve: (p) => {
+        if (p.event.type === "finished") return p.event.messageTexts?.map(localizedMessage) ?? null;
+        if (p.event.type === "guard" && p.event.messageText)
+          return [localizedMessage(p.event.messageText)];
+        return null;
+      },
+    }),
     errorClass: t.string({
       nullable: true,
       resolve: (p) => (p.event.type === "failed" ? p.event.errorClass : null),

@@ -5,7 +5,7 @@ import type { Connection } from "../settings/connection-fields.ts";
 import { Badge } from "../ui/badge.tsx";
 import { failureText } from "./failure-text.ts";
 import { useSync } from "./sync-context.tsx";
-import { type ConnectionProgress, finishedNote, progressTone } from "./sync-progress.ts";
+import { type ConnectionProgress, finishedNote, guardNote, progressTone } from "./sync-progress.ts";
 
 function statusText(p: ConnectionProgress): string {
   if (p.status === "failed") return t("sync.failed");
@@ -57,7 +57,7 @@ function ProgressItem(props: { progress: ConnectionProgress; name: string }) {
       ))}
       {p.guard && (
         <div className="tone-text-warn">
-          {t("sync.guardFired")} {p.guard.message}
+          {t("sync.guardFired")} {guardNote(p)}
         </div>
       )}
       {p.status === "failed" && (

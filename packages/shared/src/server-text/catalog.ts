@@ -30,6 +30,10 @@ export const SERVER_TEXT = {
       unchanged: 2,
     },
   },
+  lightPollSummary: {
+    en: "Light poll: {listed, plural, one {# guest} other {# guests}} listed, {read} read: {added} added, {changed} changed, {restored} restored, {removed} removed.",
+    sample: { listed: 12, read: 2, added: 1, changed: 1, restored: 0, removed: 0 },
+  },
   syncListSkipped: {
     en: "Skipped {list} ({status, select, node_offline {node offline} other {list failed}}: {reason}).",
     sample: { list: "pve4/qemu", status: "node_offline", reason: "node pve4 is offline" },
