@@ -1,7 +1,8 @@
 // Server text in the viewer's language, in Debian's Chromium against the demo stand-ins
 // (docs/behaviour.md §9.52): the demo Proxmox cluster's offline node pve4 (a skip reason in the
-// connection's last sync) and a connection Test result, each shown in German, Japanese and Arabic
-// from the code and parameters the server sends. Run: node e2e/run.mjs server-text.
+// connection's last sync), a connection Test result and why a rules preview would drop an address
+// (web-01's 10.10.0.11 on ens18), each shown in German, Japanese and Arabic from the code and
+// parameters the server sends. Run: node e2e/run.mjs server-text.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
@@ -13,6 +14,7 @@ import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-a
 type Catalog = {
   nav: { settings: string };
   settings: { test: string };
+  addressRules: { title: string; ignoredSubnets: string; preview: string; previewTable: string };
   serverText: Record<string, string>;
 };
 const catalog = (locale: string): Catalog =>
@@ -85,6 +87,21 @@ describe("server text in the viewer's language", { timeout: 300_000 }, () => {
       const text = (await outcome.textContent()) ?? "";
       assert.ok(text.includes(head) && text.includes(tail), `${text} says ${connected}`);
       assert.ok(!text.includes("Connected:"), text);
+    });
+
+    // docs/behaviour.md §9.52
+    test(`${locale}: why a rules preview would drop an address`, async () => {
+      await useLanguage(locale);
+      await page.goto(`${api.url}/settings/address-rules`);
+      const form = page.getByRole("form", { name: words.addressRules.title, exact: true });
+      await form
+        .getByLabel(words.addressRules.ignoredSubnets, { exact: true })
+        .fill("10.10.0.0/24");
+      await form.getByRole("button", { name: words.addressRules.preview, exact: true }).click();
+      const table = page.getByRole("table", { name: words.addressRules.previewTable });
+      const why = say("addressIgnoredSubnet", { label: "ens18", subnet: "10.10.0.0/24" });
+      assert.ok(!why.startsWith("ens18: in ignored subnet"), why);
+      await table.locator(`[title="${why}"]`).first().waitFor();
     });
   }
 
