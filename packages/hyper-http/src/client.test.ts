@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createServer as createNetServer, type Server } from "node:net";
-import { createSemaphore } from "@hyperlens/shared";
+import { createSemaphore, englishText } from "@hyperlens/shared";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHyperClient, type HyperClientOptions } from "./client.ts";
 import { HyperError, isHyperError } from "./errors.ts";
@@ -162,6 +162,25 @@ describe("retries", () => {
     },
   );
 
+  it("frames a failed call with a code, the server's own words verbatim inside (docs/behaviour.md §11.4)", async () => {
+    const target = await server((_req, res) =>
+      sendJson(res, 500, { data: null }, "No route to host"),
+    );
+    const error = await failure(
+      client({ baseUrl: target.url }).request({ method: "GET", path: "/x" }),
+    );
+    expect(error.text).toEqual({
+      code: "hyperServerFailing",
+      params: {
+        source: "Proxmox",
+        call: "GET /x",
+        http: "HTTP 500: No route to host",
+        attempts: 3,
+      },
+    });
+    expect(error.text && englishText(error.text)).toBe(error.message);
+  });
+
   it("succeeds when a transient 500 heals on a later attempt", async () => {
     let calls = 0;
     const target = await server((_req, res) => {
@@ -230,6 +249,14 @@ describe("unreachable", () => {
     expect(error.message).toBe(
       `Could not reach the Proxmox server: connection refused by 127.0.0.1:${port} (3 attempts)`,
     );
+    expect(error.text).toEqual({
+      code: "hyperUnreachable",
+      params: {
+        source: "Proxmox",
+        reason: `connection refused by 127.0.0.1:${port}`,
+        attempts: 3,
+      },
+    });
     expect(lines).toHaveLength(3);
   });
 

@@ -278,4 +278,10 @@ export type SyncProgressEvent =
       /** The message as codes and parameters, one per sentence (docs/behaviour.md §11.4). */
       messageTexts?: ServerText[];
     }
-  | { type: "failed"; errorClass: string; message: string };
+  | {
+      type: "failed";
+      errorClass: string;
+      message: string;
+      /** The message as a code, where the door framed the hypervisor's words (§11.4). */
+      messageTexts?: ServerText[];
+    };

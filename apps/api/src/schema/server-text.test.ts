@@ -112,15 +112,54 @@ describe("server text with codes (docs/behaviour.md §11.4)", () => {
     });
   });
 
-  it("a failed Test has no code: the hypervisor's own words stay English", async () => {
+  it("a failed Test's frame has a code; the hypervisor's own words stay verbatim inside it", async () => {
     pve.standin.faults.fail("/nodes", 500, { reason: "Internal Server Error", times: 10 });
     const data = await gql<{
       testConnection: { ok: boolean; message: string; messageText: Localized | null };
-    }>(`mutation($id: ID!) { testConnection(id: $id) { ok message messageText { code } } }`, {
-      id: connectionGid(),
-    });
-    expect(data.testConnection).toMatchObject({ ok: false, messageText: null });
+    }>(
+      `mutation($id: ID!) { testConnection(id: $id) { ok message messageText { code params message } } }`,
+      { id: connectionGid() },
+    );
     pve.standin.faults.clear();
+    expect(data.testConnection.ok).toBe(false);
+    expect(data.testConnection.messageText).toEqual({
+      code: "hyperServerFailing",
+      params: expect.objectContaining({
+        source: "Proxmox",
+        http: "HTTP 500",
+      }),
+      message: data.testConnection.message,
+    });
+  });
+
+  it("a failed sync's run and the connection's last sync carry the same frame", async () => {
+    pve.standin.faults.fail("/cluster/resources", 500, {
+      reason: "Internal Server Error",
+      times: 10,
+    });
+    pve.standin.faults.fail("/nodes", 500, { reason: "Internal Server Error", times: 10 });
+    const result = await pve.sync();
+    pve.standin.faults.clear();
+    expect(result.outcome).toBe("FAILED");
+    const data = await gql<{
+      syncRuns: { edges: { node: { message: string; messageTexts: Localized[] | null } }[] };
+      node: { lastSyncMessageTexts: Localized[] | null };
+    }>(
+      `query($id: ID!) {
+        syncRuns(first: 1) { edges { node { message messageTexts { code params message } } } }
+        node(id: $id) { ... on Connection { lastSyncMessageTexts { code params message } } } }`,
+      { id: connectionGid() },
+    );
+    const run = data.syncRuns.edges[0]?.node;
+    expect(run?.messageTexts).toEqual([
+      {
+        code: "hyperServerFailing",
+        params: expect.objectContaining({ http: "HTTP 500" }),
+        message: run?.message,
+      },
+    ]);
+    expect(data.node.lastSyncMessageTexts).toEqual(run?.messageTexts);
+    expect((await pve.sync()).outcome).toBe("PARTIAL");
   });
 
   // Last: it adds a guest to the stand-in.

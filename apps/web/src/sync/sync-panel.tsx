@@ -1,6 +1,6 @@
 import { formatCount, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
-import { serverMessageText } from "../i18n/server-text.ts";
+import { serverMessagesText, serverMessageText } from "../i18n/server-text.ts";
 import type { Connection } from "../settings/connection-fields.ts";
 import { Badge } from "../ui/badge.tsx";
 import { failureText } from "./failure-text.ts";
@@ -62,7 +62,10 @@ function ProgressItem(props: { progress: ConnectionProgress; name: string }) {
       )}
       {p.status === "failed" && (
         <div role="alert" className="tone-text-danger">
-          {failureText(p.errorClass, p.message)}
+          {failureText(
+            p.errorClass,
+            p.message === null ? null : serverMessagesText(p.messageTexts, p.message),
+          )}
         </div>
       )}
       {note && <div className="muted">{note}</div>}

@@ -85,12 +85,21 @@ describe("sync progress", () => {
     expect(guarded.C1 && progressTone(guarded.C1)).toBe("warn");
   });
 
-  it("keeps a failure's class and message", () => {
-    const state = fold([{ type: "failed", errorClass: "tls", message: "certificate not trusted" }]);
+  it("keeps a failure's class, message and its frame's code", () => {
+    const texts = [{ code: "hyperCallRejected", params: {}, message: "certificate not trusted" }];
+    const state = fold([
+      {
+        type: "failed",
+        errorClass: "tls",
+        message: "certificate not trusted",
+        messageTexts: texts,
+      },
+    ]);
     expect(state.C1).toMatchObject({
       status: "failed",
       errorClass: "tls",
       message: "certificate not trusted",
+      messageTexts: texts,
     });
     expect(state.C1 && progressTone(state.C1)).toBe("danger");
   });

@@ -178,6 +178,7 @@ export function applyProgress(state: ProgressState, event: ProgressEvent): Progr
         status: "failed",
         outcome: "FAILED",
         message: event.message,
+        messageTexts: event.messageTexts,
         errorClass: event.errorClass,
       };
       break;
