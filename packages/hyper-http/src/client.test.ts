@@ -81,6 +81,12 @@ describe("TLS verification", () => {
     expect(error.message).toContain(
       "add the server's CA certificate or turn off verification for this connection",
     );
+    // docs/behaviour.md §11.4: the frame, the reason and the advice as codes, saying the message.
+    expect(error.text).toMatchObject({
+      code: "hyperTlsRejected",
+      params: { reason: { code: "netTlsSelfSigned" }, hint: { code: "netHintAddCa" } },
+    });
+    expect(error.text && englishText(error.text)).toBe(error.message);
     expect(target.requests).toHaveLength(0);
   });
 
@@ -253,7 +259,7 @@ describe("unreachable", () => {
       code: "hyperUnreachable",
       params: {
         source: "Proxmox",
-        reason: `connection refused by 127.0.0.1:${port}`,
+        reason: { code: "netRefused", params: { hostPort: `127.0.0.1:${port}` } },
         attempts: 3,
       },
     });

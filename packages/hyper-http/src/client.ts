@@ -474,11 +474,15 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
       network.errorClass === "tls"
         ? serverText("hyperTlsRejected", {
             source,
-            reason: network.reason,
+            reason: network.reasonText ?? network.reason,
             attempts,
-            hint: network.hint ?? "check the certificate",
+            hint: network.hintText ?? network.hint ?? "check the certificate",
           })
-        : serverText("hyperUnreachable", { source, reason: network.reason, attempts });
+        : serverText("hyperUnreachable", {
+            source,
+            reason: network.reasonText ?? network.reason,
+            attempts,
+          });
     return fail(englishText(text), {
       text,
       errorClass: network.errorClass,

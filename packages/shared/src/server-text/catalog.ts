@@ -115,6 +115,18 @@ export const SERVER_TEXT = {
     en: "The {source} server rejected {call} ({http})",
     sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 400: bad parameter" },
   },
+  // Our words inside those frames, where we have codes for them: why a network call failed, and
+  // what to do about a certificate.
+  netRefused: { en: "connection refused by {hostPort}", sample: { hostPort: "pve1:8006" } },
+  netUnresolved: { en: "could not resolve host {host}", sample: { host: "pve1.example.com" } },
+  netTlsSelfSigned: { en: "the certificate is self-signed", sample: {} },
+  netTlsUntrustedCa: { en: "the certificate was issued by a CA that is not trusted", sample: {} },
+  netTlsExpired: { en: "the certificate has expired", sample: {} },
+  netTlsOtherHost: { en: "the certificate was issued for a different host name", sample: {} },
+  netHintAddCa: {
+    en: "add the server's CA certificate or turn off verification for this connection",
+    sample: {},
+  },
   hyperFailureHint: {
     en: "{failure} ({hint})",
     sample: {
