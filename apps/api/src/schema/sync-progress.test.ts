@@ -163,4 +163,14 @@ describe("syncProgress", () => {
     expect(await ended).toBe("4401");
     await client.dispose();
   });
+
+  // Last: it empties the stand-in.
+  it("a guard event carries the guard's sentence as a code (docs/behaviour.md §11.4)", async () => {
+    await pve.sync();
+    const [kept, ...gone] = pve.standin.cluster.guests;
+    expect(kept).toBeDefined();
+    for (const guest of gone) pve.standin.cluster.removeGuest(guest.vmid);
+    const guard = (await eventsOfOneSync()).find((e) => e.type === "guard");
+    expect(guard?.messageTexts?.map((text) => text.code)).toEqual(["syncGuardFired"]);
+  });
 });
