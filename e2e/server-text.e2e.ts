@@ -1,10 +1,13 @@
 // Server text in the viewer's language, in Debian's Chromium against the demo stand-ins
 // (docs/behaviour.md §9.52): the demo Proxmox cluster's offline node pve4 (a skip reason in the
-// connection's last sync) and a connection Test result, each shown in German, Japanese and Arabic
-// from the code and parameters the server sends. Run: node e2e/run.mjs server-text.
+// connection's last sync), a connection Test result and why a rules preview would drop an address
+// (web-01's 10.10.0.11 on ens18) and our frame around a refused login (a connection with a wrong
+// secret), each shown in German, Japanese and Arabic from the code and parameters the server
+// sends. Run: node e2e/run.mjs server-text.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
+import { DEFAULT_TOKEN } from "@hyperlens/standins/testing";
 import type { Browser, Page } from "playwright-core";
 import { formatMessage } from "../apps/web/src/i18n/message-format.ts";
 import { launchChromium, signIn } from "./browser.ts";
@@ -13,17 +16,59 @@ import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-a
 type Catalog = {
   nav: { settings: string };
   settings: { test: string };
+  addressRules: { title: string; ignoredSubnets: string; preview: string; previewTable: string };
   serverText: Record<string, string>;
 };
 const catalog = (locale: string): Catalog =>
   JSON.parse(readFileSync(new URL(`../locales/${locale}.json`, import.meta.url), "utf8"));
 
 const PROXMOX = "Demo Proxmox cluster";
+const WRONG_SECRET = "Wrong secret";
 
 let api: RunningApi;
 let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
+
+async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const body = await page.evaluate(
+    async ([q, v]) => {
+      const response = await fetch("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: q, variables: v }),
+      });
+      return response.json();
+    },
+    [query, variables] as const,
+  );
+  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+  return body.data as T;
+}
+
+/** A copy of the demo Proxmox connection whose secret the stand-in refuses. */
+async function saveWrongSecretConnection() {
+  const { connections } = await graphql<{
+    connections: { kind: string; url: string; caPem: string }[];
+  }>("{ connections { kind url caPem } }");
+  const demo = connections.find((c) => c.kind === "PROXMOX");
+  assert.ok(demo, "the demo Proxmox connection exists");
+  const [username, tokenId] = DEFAULT_TOKEN.id.split("!");
+  await graphql(
+    `mutation($input: ProxmoxConnectionInput!) { saveProxmoxConnection(input: $input) {
+      ... on MutationSaveProxmoxConnectionSuccess { data { id } } } }`,
+    {
+      input: {
+        name: WRONG_SECRET,
+        url: demo.url,
+        caPem: demo.caPem,
+        username,
+        tokenId,
+        secret: "not-the-secret",
+      },
+    },
+  );
+}
 
 async function useLanguage(locale: string) {
   await page.evaluate((tag) => localStorage.setItem("hyperlens.language", tag), locale);
@@ -50,6 +95,7 @@ describe("server text in the viewer's language", { timeout: 300_000 }, () => {
       .locator(`[data-connection="${PROXMOX}"]`)
       .getByText("Finished")
       .waitFor({ timeout: 60_000 });
+    await saveWrongSecretConnection();
   });
 
   after(async () => {
@@ -85,6 +131,38 @@ describe("server text in the viewer's language", { timeout: 300_000 }, () => {
       const text = (await outcome.textContent()) ?? "";
       assert.ok(text.includes(head) && text.includes(tail), `${text} says ${connected}`);
       assert.ok(!text.includes("Connected:"), text);
+    });
+
+    // docs/behaviour.md §9.52
+    test(`${locale}: a refused login's frame, the server's words inside it`, async () => {
+      await useLanguage(locale);
+      await page.goto(`${api.url}/settings`);
+      const card = page.getByRole("article", { name: WRONG_SECRET });
+      await card.getByRole("button", { name: words.settings.test, exact: true }).click();
+      const outcome = card.getByRole("status");
+      await outcome.waitFor();
+      const [head = ""] = say("hyperLoginRefused", { source: "Proxmox", http: "\u0000" }).split(
+        "\u0000",
+      );
+      const text = (await outcome.textContent()) ?? "";
+      assert.ok(text.includes(head), `${text} says ${head}`);
+      assert.ok(text.includes("HTTP 401"), text);
+      assert.ok(!text.includes("did not accept the login"), text);
+    });
+
+    // docs/behaviour.md §9.52
+    test(`${locale}: why a rules preview would drop an address`, async () => {
+      await useLanguage(locale);
+      await page.goto(`${api.url}/settings/address-rules`);
+      const form = page.getByRole("form", { name: words.addressRules.title, exact: true });
+      await form
+        .getByLabel(words.addressRules.ignoredSubnets, { exact: true })
+        .fill("10.10.0.0/24");
+      await form.getByRole("button", { name: words.addressRules.preview, exact: true }).click();
+      const table = page.getByRole("table", { name: words.addressRules.previewTable });
+      const why = say("addressIgnoredSubnet", { label: "ens18", subnet: "10.10.0.0/24" });
+      assert.ok(!why.startsWith("ens18: in ignored subnet"), why);
+      await table.locator(`[title="${why}"]`).first().waitFor();
     });
   }
 

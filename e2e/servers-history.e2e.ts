@@ -2,8 +2,10 @@
 // §9.51): a Proxmox stand-in of this test's own is synced, changed (two guests created, one
 // deleted) and synced again; its chart then has points and says its figures in text, drawn in
 // the theme's colours under the app's Content-Security-Policy, and the changes view lists the
-// added and the removed guests. GraphQL only to save and sync the connection. Run: node e2e/run.mjs history
+// added and the removed guests, and (after a third sync) a changed guest's fields by their labels
+// in German. GraphQL only to save and sync the connection. Run: node e2e/run.mjs history
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import {
   createProxmoxStandin,
@@ -21,6 +23,7 @@ let api: RunningApi;
 let browser: Browser;
 let page: Page;
 let standin: ProxmoxStandin;
+let connectionId: string;
 /** An instant between the two syncs. */
 let between: Date;
 const pageErrors: string[] = [];
@@ -120,6 +123,7 @@ describe("history at a glance", { timeout: 300_000 }, () => {
       },
     );
     const id = saved.saveProxmoxConnection.data?.id;
+    connectionId = id ?? "";
     assert.ok(id, "the connection was saved");
     await graphql(SYNC, { id });
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -198,5 +202,23 @@ describe("history at a glance", { timeout: 300_000 }, () => {
       .getByRole("alert")
       .getByText(/“Since” is not a date and time/)
       .waitFor();
+  });
+
+  // docs/behaviour.md §9.51: last, as it syncs a third time.
+  test("a changed guest's fields are named in the viewer's language", async () => {
+    const de = JSON.parse(readFileSync(new URL("../locales/de.json", import.meta.url), "utf8"));
+    const since = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    standin.cluster.setStatus(100, "stopped");
+    await graphql(SYNC, { id: connectionId });
+    await page.evaluate(() => localStorage.setItem("hyperlens.language", "de"));
+    await page.goto(`${api.url}/servers/changes?since=${encodeURIComponent(since.toISOString())}`);
+    const changed = page.getByRole("region", {
+      name: de.changes.changed.replace("{count}", "1"),
+    });
+    const fields = changed.locator(".change-fields");
+    await fields.getByText(`${de.servers.column.state}:`, { exact: false }).waitFor();
+    assert.ok(!((await fields.textContent()) ?? "").includes("state:"));
+    await page.evaluate(() => localStorage.setItem("hyperlens.language", "en"));
   });
 });

@@ -1,3 +1,4 @@
+import { type ServerText, serverText } from "@hyperlens/shared";
 import type { ErrorClass } from "./errors.ts";
 
 /** A network-level failure reduced to what a person and the retry loop need. */
@@ -5,7 +6,11 @@ export interface NetworkFailure {
   errorClass: Extract<ErrorClass, "unreachable" | "tls">;
   /** Completes "Could not reach the X server: …" or "The X server's certificate was not accepted: …". */
   reason: string;
+  /** `reason` as a code, where it has one (docs/behaviour.md §11.4). */
+  reasonText?: ServerText;
   hint?: string;
+  /** `hint` as a code, where it has one. */
+  hintText?: ServerText;
   code: string | undefined;
   /** Worth another attempt (reset, timeout, refused), as opposed to DNS or TLS failures that will not heal in seconds. */
   isTransient: boolean;
@@ -14,27 +19,31 @@ export interface NetworkFailure {
 }
 
 const CA_HINT = "add the server's CA certificate or turn off verification for this connection";
+const CA_HINT_TEXT = { hint: CA_HINT, hintText: serverText("netHintAddCa", {}) };
+const UNTRUSTED_CA = {
+  reason: "the certificate was issued by a CA that is not trusted",
+  reasonText: serverText("netTlsUntrustedCa", {}),
+  ...CA_HINT_TEXT,
+};
 
-const TLS_REASONS: Record<string, { reason: string; hint: string }> = {
-  DEPTH_ZERO_SELF_SIGNED_CERT: { reason: "the certificate is self-signed", hint: CA_HINT },
+type TlsReason = Pick<NetworkFailure, "reason" | "reasonText" | "hint" | "hintText">;
+
+const TLS_REASONS: Record<string, TlsReason> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: {
+    reason: "the certificate is self-signed",
+    reasonText: serverText("netTlsSelfSigned", {}),
+    ...CA_HINT_TEXT,
+  },
   SELF_SIGNED_CERT_IN_CHAIN: {
     reason: "the certificate chain ends in a self-signed CA that is not trusted",
     hint: CA_HINT,
   },
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: {
-    reason: "the certificate was issued by a CA that is not trusted",
-    hint: CA_HINT,
-  },
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: {
-    reason: "the certificate was issued by a CA that is not trusted",
-    hint: CA_HINT,
-  },
-  UNABLE_TO_GET_ISSUER_CERT: {
-    reason: "the certificate was issued by a CA that is not trusted",
-    hint: CA_HINT,
-  },
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNTRUSTED_CA,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: UNTRUSTED_CA,
+  UNABLE_TO_GET_ISSUER_CERT: UNTRUSTED_CA,
   CERT_HAS_EXPIRED: {
     reason: "the certificate has expired",
+    reasonText: serverText("netTlsExpired", {}),
     hint: `renew the server's certificate, or ${CA_HINT}`,
   },
   CERT_NOT_YET_VALID: {
@@ -43,6 +52,7 @@ const TLS_REASONS: Record<string, { reason: string; hint: string }> = {
   },
   ERR_TLS_CERT_ALTNAME_INVALID: {
     reason: "the certificate was issued for a different host name",
+    reasonText: serverText("netTlsOtherHost", {}),
     hint: "use the host name the certificate names in the address, or turn off verification for this connection",
   },
   CERT_SIGNATURE_FAILURE: { reason: "the certificate signature is invalid", hint: CA_HINT },
@@ -80,11 +90,17 @@ export function classifyNetworkError(error: unknown, hostPort: string): NetworkF
   }
   switch (code) {
     case "ENOTFOUND":
-      return unreachable(`could not resolve host ${host}`, code, false, true);
+      return {
+        ...unreachable(`could not resolve host ${host}`, code, false, true),
+        reasonText: serverText("netUnresolved", { host }),
+      };
     case "EAI_AGAIN":
       return unreachable(`could not resolve host ${host} (DNS did not answer)`, code, true, true);
     case "ECONNREFUSED":
-      return unreachable(`connection refused by ${hostPort}`, code, true, true);
+      return {
+        ...unreachable(`connection refused by ${hostPort}`, code, true, true),
+        reasonText: serverText("netRefused", { hostPort }),
+      };
     case "EHOSTUNREACH":
     case "ENETUNREACH":
       return unreachable(`no network route to ${hostPort}`, code, false, true);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createServer as createNetServer, type Server } from "node:net";
-import { createSemaphore } from "@hyperlens/shared";
+import { createSemaphore, englishText } from "@hyperlens/shared";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHyperClient, type HyperClientOptions } from "./client.ts";
 import { HyperError, isHyperError } from "./errors.ts";
@@ -81,6 +81,12 @@ describe("TLS verification", () => {
     expect(error.message).toContain(
       "add the server's CA certificate or turn off verification for this connection",
     );
+    // docs/behaviour.md §11.4: the frame, the reason and the advice as codes, saying the message.
+    expect(error.text).toMatchObject({
+      code: "hyperTlsRejected",
+      params: { reason: { code: "netTlsSelfSigned" }, hint: { code: "netHintAddCa" } },
+    });
+    expect(error.text && englishText(error.text)).toBe(error.message);
     expect(target.requests).toHaveLength(0);
   });
 
@@ -162,6 +168,25 @@ describe("retries", () => {
     },
   );
 
+  it("frames a failed call with a code, the server's own words verbatim inside (docs/behaviour.md §11.4)", async () => {
+    const target = await server((_req, res) =>
+      sendJson(res, 500, { data: null }, "No route to host"),
+    );
+    const error = await failure(
+      client({ baseUrl: target.url }).request({ method: "GET", path: "/x" }),
+    );
+    expect(error.text).toEqual({
+      code: "hyperServerFailing",
+      params: {
+        source: "Proxmox",
+        call: "GET /x",
+        http: "HTTP 500: No route to host",
+        attempts: 3,
+      },
+    });
+    expect(error.text && englishText(error.text)).toBe(error.message);
+  });
+
   it("succeeds when a transient 500 heals on a later attempt", async () => {
     let calls = 0;
     const target = await server((_req, res) => {
@@ -230,6 +255,14 @@ describe("unreachable", () => {
     expect(error.message).toBe(
       `Could not reach the Proxmox server: connection refused by 127.0.0.1:${port} (3 attempts)`,
     );
+    expect(error.text).toEqual({
+      code: "hyperUnreachable",
+      params: {
+        source: "Proxmox",
+        reason: { code: "netRefused", params: { hostPort: `127.0.0.1:${port}` } },
+        attempts: 3,
+      },
+    });
     expect(lines).toHaveLength(3);
   });
 

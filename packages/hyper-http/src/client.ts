@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createSemaphore, type Semaphore } from "@hyperlens/shared";
+import {
+  createSemaphore,
+  englishText,
+  type Semaphore,
+  type ServerText,
+  serverText,
+} from "@hyperlens/shared";
 import type { Dispatcher } from "undici";
 import { classifyNetworkError, type NetworkFailure } from "./classify-network-error.ts";
 import { classifyStatus, extractServerMessage } from "./classify-status.ts";
@@ -237,6 +243,15 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
       secrets ??= collectRequestSecrets(headers, purpose === "read" ? undefined : req.body);
       return redactSecrets(text, secrets);
     };
+    const scrubText = (text: ServerText): ServerText => ({
+      code: text.code,
+      params: Object.fromEntries(
+        Object.entries(text.params).map(([name, value]) => [
+          name,
+          typeof value === "string" ? scrub(value) : value,
+        ]),
+      ),
+    });
     const logBase = () => ({ source, connectionId: options.connectionId, correlationId, method });
 
     // TRAP: docs/behaviour.md §2 — checked per request, so a row that got an http:// address some other way is still refused.
@@ -287,18 +302,19 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
             mayRetryAnswer(req.retryServerErrors, { status, serverErrorType });
           if (mayRetry && !isLast && (await backoff(attempt, signal))) continue;
           const serverMessage = extractServerMessage(outcome.response, source);
-          throw fail(
-            scrub(statusMessage(status, serverMessage, method, shownPath, attempt, outcome)),
-            {
-              errorClass: verdict.errorClass,
-              status,
-              ...(serverMessage === undefined ? {} : { serverMessage: scrub(serverMessage) }),
-              ...(serverErrorType === undefined ? {} : { serverErrorType }),
-              method,
-              path: shownPath,
-              attempts: attempt,
-            },
+          const text = scrubText(
+            statusMessage(status, serverMessage, method, shownPath, attempt, outcome),
           );
+          throw fail(scrub(englishText(text)), {
+            text,
+            errorClass: verdict.errorClass,
+            status,
+            ...(serverMessage === undefined ? {} : { serverMessage: scrub(serverMessage) }),
+            ...(serverErrorType === undefined ? {} : { serverErrorType }),
+            method,
+            path: shownPath,
+            attempts: attempt,
+          });
         }
         if (outcome.network) {
           const network = outcome.network;
@@ -454,12 +470,21 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     path: string,
     attempts: number,
   ): HyperError {
-    const tried = attempts > 1 ? ` (${attempts} attempts)` : "";
-    const message =
+    const text =
       network.errorClass === "tls"
-        ? `The ${source} server's TLS certificate was not accepted: ${network.reason}${tried}. Hint: ${network.hint ?? "check the certificate"}`
-        : `Could not reach the ${source} server: ${network.reason}${tried}`;
-    return fail(message, {
+        ? serverText("hyperTlsRejected", {
+            source,
+            reason: network.reasonText ?? network.reason,
+            attempts,
+            hint: network.hintText ?? network.hint ?? "check the certificate",
+          })
+        : serverText("hyperUnreachable", {
+            source,
+            reason: network.reasonText ?? network.reason,
+            attempts,
+          });
+    return fail(englishText(text), {
+      text,
       errorClass: network.errorClass,
       ...(network.errorClass === "tls" ? { tlsReason: network.reason } : {}),
       ...(network.hint ? { hint: network.hint } : {}),
@@ -477,25 +502,26 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
     path: string,
     attempts: number,
     outcome: Attempt,
-  ): string {
+  ): ServerText {
+    // The server's own words stay as it sent them inside our frame (docs/behaviour.md §11.4).
     const http = `HTTP ${status}${serverMessage ? `: ${serverMessage}` : ""}`;
     const call = `${method} ${path}`;
     switch (classifyStatus(status).errorClass) {
       case "auth":
-        return `The ${source} server did not accept the login (${http}); check the user name and the secret`;
+        return serverText("hyperLoginRefused", { source, http });
       case "permission":
-        return `The ${source} server refused ${call} (${http}); the account lacks the permission to read it`;
+        return serverText("hyperCallForbidden", { source, call, http });
       case "not_found":
-        return `The ${source} server does not offer ${call} (${http})`;
+        return serverText("hyperCallNotOffered", { source, call, http });
       case "config": {
         const location = outcome.response?.headers.location;
-        const target = typeof location === "string" ? ` to ${stripQuery(location)}` : "";
-        return `The ${source} server answered ${call} with a redirect${target} (${http}), which Hyperlens does not follow; check the address`;
+        const target = typeof location === "string" ? stripQuery(location) : "none";
+        return serverText("hyperRedirectRefused", { source, call, target, http });
       }
       case "transient":
-        return `The ${source} server failed to answer ${call} (${http})${attempts > 1 ? ` after ${attempts} attempts` : ""}`;
+        return serverText("hyperServerFailing", { source, call, http, attempts });
       default:
-        return `The ${source} server rejected ${call} (${http})`;
+        return serverText("hyperCallRejected", { source, call, http });
     }
   }
 

@@ -1,4 +1,4 @@
-import { errorClassOf } from "@hyperlens/shared";
+import { errorClassOf, errorText, serverText } from "@hyperlens/shared";
 import { describe, expect, it } from "vitest";
 import { HyperError, withHint } from "./errors.ts";
 
@@ -50,5 +50,34 @@ describe("withHint", () => {
     expect(hinted.tlsReason).toBe("the certificate is self-signed");
     expect(hinted.code).toBe("DEPTH_ZERO_SELF_SIGNED_CERT");
     expect(hinted.status).toBeUndefined();
+  });
+});
+
+describe("a failure's text (docs/behaviour.md §11.4)", () => {
+  const text = serverText("hyperLoginRefused", { source: "vCenter", http: "HTTP 401" });
+  const refused = new HyperError(
+    "The vCenter server did not accept the login (HTTP 401); check the user name and the secret",
+    { errorClass: "auth", source: "vCenter", status: 401, text },
+  );
+
+  it("is the code beside the message, and advice added keeps it, nested", () => {
+    expect(errorText(refused)).toEqual(text);
+    const hinted = withHint(refused, "user names include the identity source");
+    expect(errorText(hinted)).toEqual(
+      serverText("hyperFailureHint", {
+        failure: text,
+        hint: "user names include the identity source",
+      }),
+    );
+  });
+
+  it("is none when the message no longer says what the text says", () => {
+    const reworded = new HyperError("Login failed", {
+      errorClass: "auth",
+      source: "vCenter",
+      text,
+    });
+    expect(errorText(reworded)).toBeUndefined();
+    expect(errorText(new Error("plain"))).toBeUndefined();
   });
 });

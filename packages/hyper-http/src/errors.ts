@@ -1,4 +1,4 @@
-import { ClassifiedError } from "@hyperlens/shared";
+import { ClassifiedError, type ServerText, serverText } from "@hyperlens/shared";
 
 /** Which hypervisor kind a client talks to; used in every message so an administrator knows which server failed. */
 export type SourceName = "Proxmox" | "Cloud Director" | "vCenter";
@@ -45,6 +45,11 @@ export interface HyperErrorDetails {
   attempts?: number;
   /** Low-level error code (ECONNREFUSED, CERT_HAS_EXPIRED, …) when there was one. */
   code?: string;
+  /**
+   * The message as a code and parameters (docs/behaviour.md §11.4): our frame, the server's own
+   * words verbatim inside it. Set where the door writes the frame.
+   */
+  text?: ServerText;
   cause?: unknown;
 }
 
@@ -66,6 +71,7 @@ export class HyperError extends ClassifiedError {
   readonly path: string | undefined;
   readonly attempts: number | undefined;
   readonly code: string | undefined;
+  readonly text: ServerText | undefined;
 
   constructor(message: string, details: HyperErrorDetails) {
     super(
@@ -83,6 +89,7 @@ export class HyperError extends ClassifiedError {
     this.path = details.path;
     this.attempts = details.attempts;
     this.code = details.code;
+    this.text = details.text;
   }
 }
 
@@ -113,6 +120,9 @@ export function withHint(error: HyperError, hint: string): HyperError {
     ...(error.path === undefined ? {} : { path: error.path }),
     ...(error.attempts === undefined ? {} : { attempts: error.attempts }),
     ...(error.code === undefined ? {} : { code: error.code }),
+    ...(error.text === undefined
+      ? {}
+      : { text: serverText("hyperFailureHint", { failure: error.text, hint }) }),
     hint,
     cause: error,
   });

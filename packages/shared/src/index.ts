@@ -13,3 +13,4 @@ export * from "./result-errors.ts";
 export * from "./saved-view.ts";
 export * from "./semaphore.ts";
 export * from "./server-text/index.ts";
+export * from "./vm-diff-fields.ts";

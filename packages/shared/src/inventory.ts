@@ -269,6 +269,19 @@ export type SyncProgressEvent =
       reasonText?: ServerText;
     }
   | { type: "counts"; counts: SyncCounts }
-  | { type: "guard"; known: number; present: number; message: string }
-  | { type: "finished"; outcome: SyncRunOutcome; counts: SyncCounts; message: string }
-  | { type: "failed"; errorClass: string; message: string };
+  | { type: "guard"; known: number; present: number; message: string; messageText?: ServerText }
+  | {
+      type: "finished";
+      outcome: SyncRunOutcome;
+      counts: SyncCounts;
+      message: string;
+      /** The message as codes and parameters, one per sentence (docs/behaviour.md §11.4). */
+      messageTexts?: ServerText[];
+    }
+  | {
+      type: "failed";
+      errorClass: string;
+      message: string;
+      /** The message as a code, where the door framed the hypervisor's words (§11.4). */
+      messageTexts?: ServerText[];
+    };

@@ -1,4 +1,10 @@
-import type { JsonObject, JsonValue, NeutralVm } from "@hyperlens/shared";
+import {
+  type JsonObject,
+  type JsonValue,
+  type NeutralVm,
+  VM_LOCATION_FIELDS,
+  VM_OTHER_FIELDS,
+} from "@hyperlens/shared";
 import { canonicalJson } from "./canonical-json.ts";
 
 /** The fields a person compares between two versions of a guest, JSON-safe. */
@@ -43,37 +49,6 @@ export interface VmDiff {
   moved: Record<string, FieldChange>;
   changed: Record<string, FieldChange>;
 }
-
-const LOCATION_FIELDS = [
-  "listKey",
-  "nodeName",
-  "clusterName",
-  "datacenterName",
-  "hostName",
-  "orgName",
-  "vdcName",
-  "vappName",
-] as const;
-
-const OTHER_FIELDS = [
-  "name",
-  "kind",
-  "state",
-  "cpuCount",
-  "memoryBytes",
-  "diskTotalBytes",
-  "guestOs",
-  "guestOsCode",
-  "biosUuid",
-  "instanceUuid",
-  "isTemplate",
-  "tags",
-  "backing",
-  "nics",
-  "ips",
-  "primaryAddress",
-  "disks",
-] as const;
 
 const sorted = (items: string[]) => [...items].sort();
 
@@ -144,10 +119,10 @@ const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 export function diffVm(before: VmSummary, after: VmSummary): VmDiff {
   const moved: Record<string, FieldChange> = {};
   const changed: Record<string, FieldChange> = {};
-  for (const field of LOCATION_FIELDS) {
+  for (const field of VM_LOCATION_FIELDS) {
     if (before[field] !== after[field]) moved[field] = { from: before[field], to: after[field] };
   }
-  for (const field of OTHER_FIELDS) {
+  for (const field of VM_OTHER_FIELDS) {
     if (!same(before[field], after[field])) {
       changed[field] = { from: before[field], to: after[field] };
     }

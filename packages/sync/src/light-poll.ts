@@ -10,7 +10,7 @@ import type {
   SyncCounts,
   SyncProgressEvent,
 } from "@hyperlens/shared";
-import { errorMessage } from "@hyperlens/shared";
+import { englishText, errorMessage, type ServerText, serverText } from "@hyperlens/shared";
 import { runOutcomeEvents } from "./feed-events.ts";
 import { fingerprintVm } from "./fingerprint.ts";
 import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
@@ -86,6 +86,24 @@ function guardItem(plan: LightPollPlan): SuppressedItem[] {
         .map((row) => ({ externalId: row.externalId, name: row.name })),
     },
   ];
+}
+
+/** What a written poll did, one text per sentence (docs/behaviour.md §11.4). */
+function describePoll(
+  counts: SyncCounts,
+  read: number,
+  guard: ServerText | undefined,
+): ServerText[] {
+  const { seen: listed, added, changed, restored, removed } = counts;
+  const summary = serverText("lightPollSummary", {
+    listed,
+    read,
+    added,
+    changed,
+    restored,
+    removed,
+  });
+  return guard ? [summary, guard] : [summary];
 }
 
 /** Runs one light poll. Never throws for a failed listing or read: nothing is written then. */
@@ -207,10 +225,12 @@ export async function runLightPoll(options: RunLightPollOptions): Promise<LightP
   const counts = countsOf(listed, writes, plan.removals.length, rowsWritten);
   const suppressed = plan.heldBack ? guardItem(plan) : [];
   const outcome = suppressed.length ? "PARTIAL" : "SUCCESS";
-  const message =
-    `Light poll: ${listed} guests listed, ${read.length} read: ${counts.added} added, ` +
-    `${counts.changed} changed, ${counts.restored} restored, ${counts.removed} removed.` +
-    (suppressed.length ? ` ${plan.guard?.message}` : "");
+  const messageTexts = describePoll(
+    counts,
+    read.length,
+    suppressed.length ? plan.guard?.text : undefined,
+  );
+  const message = messageTexts.map(englishText).join(" ");
   const finishedAt = clock();
   emit({ type: "phase", phase: "recording" });
   await commitWithFeed(
@@ -228,13 +248,14 @@ export async function runLightPoll(options: RunLightPollOptions): Promise<LightP
           guardFired: suppressed.length > 0,
           suppressed: JSON.parse(JSON.stringify(suppressed)),
           message,
+          messageTexts: JSON.parse(JSON.stringify(messageTexts)),
         },
       });
       await recordInventorySample(tx, { connectionId, syncRunId: run.id, at: finishedAt });
     },
   );
   emit({ type: "counts", counts });
-  emit({ type: "finished", outcome, counts, message });
+  emit({ type: "finished", outcome, counts, message, messageTexts });
   return {
     outcome: "written",
     syncRunId: run.id,

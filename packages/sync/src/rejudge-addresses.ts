@@ -4,7 +4,12 @@
 // IP_ADDED / IP_REMOVED events, after locking the connections so no sync judges by the old rules
 // at the same time.
 import type { IpAddress, Prisma } from "@hyperlens/db";
-import type { AddressRejectRule, CompiledAddressRules, NeutralIp } from "@hyperlens/shared";
+import type {
+  AddressRejectRule,
+  CompiledAddressRules,
+  NeutralIp,
+  ServerText,
+} from "@hyperlens/shared";
 import { insertIpRows, type JudgedAddresses, judgeStored, storedConfirmedAt } from "./addresses.ts";
 import { ipChangeEvents } from "./feed-events.ts";
 import { appendInventoryEvents, type NewInventoryEvent } from "./inventory-events.ts";
@@ -23,8 +28,13 @@ export interface GuestAddressChange {
   connectionId: string;
   /** Addresses the guest gains. */
   added: string[];
-  /** Addresses the guest loses, with the rule that now rejects them. */
-  dropped: { address: string; rule: AddressRejectRule; reason: string }[];
+  /** Addresses the guest loses, with the rule that now rejects them and why (as a code too). */
+  dropped: {
+    address: string;
+    rule: AddressRejectRule;
+    reason: string;
+    reasonText?: ServerText;
+  }[];
   primaryBefore: string | null;
   primaryAfter: string | null;
 }
@@ -110,6 +120,7 @@ function judge(guest: StoredGuest, rules: CompiledAddressRules): Judged | undefi
         address: row.address,
         rule: row.rejectRule as AddressRejectRule,
         reason: row.rejectReason ?? "",
+        ...(row.rejectReasonText ? { reasonText: row.rejectReasonText } : {}),
       })),
       primaryBefore: guest.primaryAddress,
       primaryAfter: after.primaryAddress,

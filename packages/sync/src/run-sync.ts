@@ -3,6 +3,7 @@ import {
   type ConnectionKind,
   englishText,
   errorClassOf,
+  errorText,
   type JsonObject,
   type ServerText,
   type SourceSnapshot,
@@ -182,6 +183,9 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
     if (options.signal?.aborted) return recordCancelled(options, run.id, clock, emit);
     const errorClass = errorClassOf(error);
     const message = error instanceof Error ? error.message : String(error);
+    // A failure the door framed has a code; its inner words stay the hypervisor's (§11.4).
+    const failure = errorText(error);
+    const messageTexts = failure ? toJson([failure]) : Prisma.DbNull;
     const finishedAt = clock();
     const feed = dryRun
       ? []
@@ -189,7 +193,14 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
     await commitWithFeed(prisma, ctx, feed, async (tx) => {
       await tx.syncRun.update({
         where: { id: run.id },
-        data: { outcome: "FAILED", finishedAt, counts: toJson(ZERO_COUNTS), message, errorClass },
+        data: {
+          outcome: "FAILED",
+          finishedAt,
+          counts: toJson(ZERO_COUNTS),
+          message,
+          messageTexts,
+          errorClass,
+        },
       });
       if (!dryRun) {
         await tx.connection.update({
@@ -198,7 +209,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
             lastSyncAt: finishedAt,
             lastSyncOutcome: "FAILED",
             lastSyncMessage: message,
-            lastSyncMessageTexts: Prisma.DbNull,
+            lastSyncMessageTexts: messageTexts,
             lastSyncCounts: toJson(ZERO_COUNTS),
             consecutiveFailures: { increment: 1 },
             lastErrorClass: errorClass,
@@ -206,7 +217,7 @@ export async function runSync(options: RunSyncOptions): Promise<SyncResult> {
         });
       }
     });
-    emit({ type: "failed", errorClass, message });
+    emit({ type: "failed", errorClass, message, ...(failure ? { messageTexts: [failure] } : {}) });
     return {
       syncRunId: run.id,
       outcome: "FAILED",
@@ -326,6 +337,7 @@ async function reconcile(
       known: removal.guard.known,
       present: removal.guard.present,
       message: removal.guard.message,
+      messageText: removal.guard.text,
     });
   }
 
@@ -424,7 +436,7 @@ async function reconcile(
       await recordInventorySample(tx, { connectionId, syncRunId: ctx.syncRunId, at: finishedAt });
     }
   });
-  emit({ type: "finished", outcome, counts, message });
+  emit({ type: "finished", outcome, counts, message, messageTexts });
   return { syncRunId: ctx.syncRunId, outcome, counts, message, guardFired, suppressed, preview };
 }
 

@@ -29,7 +29,8 @@ const PREVIEW = `query($connectionId: ID, $rules: AddressRulesInput) {
     ... on ValidationError { message problems { field message } }
     ... on QueryPreviewAddressRulesSuccess { data {
       vmCount changedVmCount addedCount droppedCount primaryChangedCount isTruncated
-      changes { vm { name } added dropped { address rule reason } primaryBefore primaryAfter }
+      changes { vm { name } added dropped { address rule reason reasonText { code params message } }
+        primaryBefore primaryAfter }
     } }
   }
 }`;
@@ -130,7 +131,12 @@ describe("address rules (docs/behaviour.md §10.9)", () => {
         droppedCount: number;
         changes: {
           vm: { name: string };
-          dropped: { address: string; rule: string }[];
+          dropped: {
+            address: string;
+            rule: string;
+            reason: string;
+            reasonText: { code: string; params: unknown; message: string } | null;
+          }[];
           primaryBefore: string | null;
           primaryAfter: string | null;
         }[];
@@ -142,6 +148,12 @@ describe("address rules (docs/behaviour.md §10.9)", () => {
       dropped: [{ address: "10.10.0.11", rule: "IGNORED_SUBNET" }],
       primaryBefore: "10.10.0.11",
       primaryAfter: "2001:db8:10::11",
+    });
+    // docs/behaviour.md §11.4: why, as the same code a stored rejection has.
+    expect(web?.dropped[0]?.reasonText).toEqual({
+      code: "addressIgnoredSubnet",
+      params: { label: "ens18", subnet: "10.10.0.0/24" },
+      message: web?.dropped[0]?.reason,
     });
     expect(preview.data.changedVmCount).toBeGreaterThanOrEqual(2);
     expect(pve.standin.requests.length, "the preview asked the hypervisor").toBe(requestsBefore);

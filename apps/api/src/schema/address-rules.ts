@@ -3,6 +3,7 @@
 import {
   type AddressRules,
   DEFAULT_ADDRESS_RULES,
+  localizedMessage,
   MANAGE_CAPABILITY,
   PRIMARY_FAMILIES,
   PRIMARY_ORIGINS,
@@ -28,6 +29,7 @@ import { announceFeedAdvanced } from "../syncs/progress-events.ts";
 import { builder } from "./builder.ts";
 import { ConnectionNode } from "./connection.ts";
 import { AddressRejectRuleEnum } from "./inventory-enums.ts";
+import { LocalizedMessageRef } from "./localized-message.ts";
 
 const mayView = {
   $any: { VIEW_INVENTORY: true, MANAGE_PROXMOX: true, MANAGE_VCD: true, MANAGE_VCENTER: true },
@@ -131,6 +133,12 @@ const DroppedAddressRef = builder
       address: t.exposeString("address"),
       rule: t.field({ type: AddressRejectRuleEnum, resolve: (d) => d.rule }),
       reason: t.exposeString("reason"),
+      reasonText: t.field({
+        type: LocalizedMessageRef,
+        nullable: true,
+        description: "reason as a code and parameters (docs/behaviour.md §11.4).",
+        resolve: (d) => (d.reasonText ? localizedMessage(d.reasonText) : null),
+      }),
     }),
   });
 

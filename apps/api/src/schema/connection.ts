@@ -60,7 +60,7 @@ export const ConnectionNode = builder.prismaNode("Connection", {
         type: [LocalizedMessageRef],
         nullable: true,
         description:
-          "lastSyncMessage as codes and parameters, one per sentence; null when the last sync failed or the server has no codes for its message.",
+          "lastSyncMessage as codes and parameters, one per sentence (a failure: our frame, the hypervisor's words verbatim inside it); null where the server has no codes for its message.",
         resolve: (c) => storedLocalizedMessages(c.lastSyncMessageTexts),
       }),
       lastSuccessAt: t.expose("lastSuccessAt", { type: "DateTime", nullable: true }),

@@ -1,7 +1,8 @@
 // docs/behaviour.md §11.4: the server's words for people come with a code and parameters beside
 // the English message, over GraphQL, on the demo Proxmox stand-in (pve4 offline, web-01's docker0).
-import { createProxmoxStandin, demoCluster } from "@hyperlens/standins/testing";
+import { createProxmoxStandin, demoCluster, qemuGuest } from "@hyperlens/standins/testing";
 import { beforeAll, describe, expect, it } from "vitest";
+import { trySyncConnection } from "../syncs/coordinator.ts";
 import { eachFileConnectedTo } from "../testing/standin-connections.ts";
 
 const pve = eachFileConnectedTo("PROXMOX", "pve", () =>
@@ -111,14 +112,83 @@ describe("server text with codes (docs/behaviour.md §11.4)", () => {
     });
   });
 
-  it("a failed Test has no code: the hypervisor's own words stay English", async () => {
+  it("a failed Test's frame has a code; the hypervisor's own words stay verbatim inside it", async () => {
     pve.standin.faults.fail("/nodes", 500, { reason: "Internal Server Error", times: 10 });
     const data = await gql<{
       testConnection: { ok: boolean; message: string; messageText: Localized | null };
-    }>(`mutation($id: ID!) { testConnection(id: $id) { ok message messageText { code } } }`, {
-      id: connectionGid(),
-    });
-    expect(data.testConnection).toMatchObject({ ok: false, messageText: null });
+    }>(
+      `mutation($id: ID!) { testConnection(id: $id) { ok message messageText { code params message } } }`,
+      { id: connectionGid() },
+    );
     pve.standin.faults.clear();
+    expect(data.testConnection.ok).toBe(false);
+    expect(data.testConnection.messageText).toEqual({
+      code: "hyperServerFailing",
+      params: expect.objectContaining({
+        source: "Proxmox",
+        http: "HTTP 500",
+      }),
+      message: data.testConnection.message,
+    });
+  });
+
+  it("a failed sync's run and the connection's last sync carry the same frame", async () => {
+    pve.standin.faults.fail("/cluster/resources", 500, {
+      reason: "Internal Server Error",
+      times: 10,
+    });
+    pve.standin.faults.fail("/nodes", 500, { reason: "Internal Server Error", times: 10 });
+    const result = await pve.sync();
+    pve.standin.faults.clear();
+    expect(result.outcome).toBe("FAILED");
+    const data = await gql<{
+      syncRuns: { edges: { node: { message: string; messageTexts: Localized[] | null } }[] };
+      node: { lastSyncMessageTexts: Localized[] | null };
+    }>(
+      `query($id: ID!) {
+        syncRuns(first: 1) { edges { node { message messageTexts { code params message } } } }
+        node(id: $id) { ... on Connection { lastSyncMessageTexts { code params message } } } }`,
+      { id: connectionGid() },
+    );
+    const run = data.syncRuns.edges[0]?.node;
+    expect(run?.messageTexts).toEqual([
+      {
+        code: "hyperServerFailing",
+        params: expect.objectContaining({ http: "HTTP 500" }),
+        message: run?.message,
+      },
+    ]);
+    expect(data.node.lastSyncMessageTexts).toEqual(run?.messageTexts);
+    expect((await pve.sync()).outcome).toBe("PARTIAL");
+  });
+
+  // Last: it adds a guest to the stand-in.
+  it("a light poll's run message comes as codes too", async () => {
+    pve.standin.cluster.addGuest(
+      qemuGuest({ vmid: 990, name: "polled", node: "pve1", nics: [{ mac: "BC:24:11:99:00:01" }] }),
+    );
+    const attempt = await trySyncConnection(pve.services, pve.connectionId, {
+      trigger: "SCHEDULE",
+      lightPoll: true,
+    });
+    if (attempt.kind !== "started") throw new Error(`the poll did not start: ${attempt.kind}`);
+    expect((await attempt.sync.done).counts).toMatchObject({ added: 1 });
+    const data = await gql<{
+      syncRuns: {
+        edges: { node: { trigger: string; message: string; messageTexts: Localized[] } }[];
+      };
+    }>(
+      `query { syncRuns(first: 1) { edges { node { trigger message messageTexts { code params message } } } } }`,
+    );
+    const run = data.syncRuns.edges[0]?.node;
+    expect(run?.trigger).toBe("POLL");
+    expect(run?.messageTexts).toEqual([
+      {
+        code: "lightPollSummary",
+        params: expect.objectContaining({ read: 1, added: 1, changed: 0, removed: 0 }),
+        message: run?.message,
+      },
+    ]);
+    expect(run?.message).toMatch(/^Light poll: \d+ guests listed, 1 read: 1 added, 0 changed/);
   });
 });

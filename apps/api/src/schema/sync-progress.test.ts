@@ -6,7 +6,8 @@ import WebSocket from "ws";
 import { eachFileConnectedTo } from "../testing/standin-connections.ts";
 import { startTestApp } from "../testing/test-app.ts";
 
-const SUBSCRIBE = "subscription { syncProgress { type phase listKey outcome counts { added } } }";
+const SUBSCRIBE =
+  "subscription { syncProgress { type phase listKey outcome counts { added } messageTexts { code message } } }";
 const CREATE_TOKEN = `mutation($caps: [Capability!]!) { createApiToken(name: "ws", capabilities: $caps) {
   ... on MutationCreateApiTokenSuccess { data { token } } } }`;
 
@@ -61,7 +62,12 @@ async function firstAnswer(token: string): Promise<string> {
 
 /** Every event a view-only subscriber receives while one sync of the connection runs, in order. */
 async function eventsOfOneSync() {
-  type Event = { type: string; listKey: string | null; outcome: string | null };
+  type Event = {
+    type: string;
+    listKey: string | null;
+    outcome: string | null;
+    messageTexts: { code: string; message: string }[] | null;
+  };
   const client = wsClient(await tokenWith(["VIEW_INVENTORY"]));
   const events: Event[] = [];
   const done = new Promise<void>((resolve, reject) => {
@@ -97,6 +103,17 @@ describe("syncProgress", () => {
     expect(types).toContain("list");
     expect(types.at(-1)).toBe("finished");
     expect(types.indexOf("phase")).toBeGreaterThan(0);
+  });
+
+  it("a finished event carries its message as codes (docs/behaviour.md §11.4)", async () => {
+    const events = await eventsOfOneSync();
+    const finished = events.at(-1);
+    const codes = finished?.messageTexts?.map((text) => text.code);
+    expect(codes?.[0]).toBe("syncSummary");
+    expect(codes).toContain("syncListSkipped");
+    expect(events.filter((e) => e.type === "list").every((e) => e.messageTexts === null)).toBe(
+      true,
+    );
   });
 
   it("reports each list of a sync exactly once", async () => {
@@ -145,5 +162,15 @@ describe("syncProgress", () => {
     });
     expect(await ended).toBe("4401");
     await client.dispose();
+  });
+
+  // Last: it empties the stand-in.
+  it("a guard event carries the guard's sentence as a code (docs/behaviour.md §11.4)", async () => {
+    await pve.sync();
+    const [kept, ...gone] = pve.standin.cluster.guests;
+    expect(kept).toBeDefined();
+    for (const guest of gone) pve.standin.cluster.removeGuest(guest.vmid);
+    const guard = (await eventsOfOneSync()).find((e) => e.type === "guard");
+    expect(guard?.messageTexts?.map((text) => text.code)).toEqual(["syncGuardFired"]);
   });
 });

@@ -120,7 +120,7 @@ export const SyncRunNode = builder.prismaNode("SyncRun", {
       type: [LocalizedMessageRef],
       nullable: true,
       description:
-        "message as codes and parameters, one per sentence; null when the run failed or the server has no codes for its message.",
+        "message as codes and parameters, one per sentence (a failure: our frame, the hypervisor's words verbatim inside it); null where the server has no codes for its message.",
       resolve: (run) => storedLocalizedMessages(run.messageTexts),
     }),
     errorClass: t.exposeString("errorClass", { nullable: true }),
@@ -334,6 +334,19 @@ const SyncProgressRef = builder.objectRef<SyncProgress>("SyncProgress").implemen
         p.event.type === "finished" || p.event.type === "failed" || p.event.type === "guard"
           ? p.event.message
           : null,
+    }),
+    messageTexts: t.field({
+      type: [LocalizedMessageRef],
+      nullable: true,
+      description:
+        "message as codes and parameters, one per sentence, where the server has them: a finished sync's summary, the guard's sentence, a failure's frame around the hypervisor's own words.",
+      resolve: (p) => {
+        if (p.event.type === "finished" || p.event.type === "failed")
+          return p.event.messageTexts?.map(localizedMessage) ?? null;
+        if (p.event.type === "guard" && p.event.messageText)
+          return [localizedMessage(p.event.messageText)];
+        return null;
+      },
     }),
     errorClass: t.string({
       nullable: true,

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Connection, ConnectionKind } from "@hyperlens/db";
 import { isHyperError } from "@hyperlens/hyper-http";
-import { englishText, type ServerText, serverText } from "@hyperlens/shared";
+import { englishText, errorText, type ServerText, serverText } from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
 import type { AppServices } from "../context.ts";
 import { NotFoundError, SecretUnreadableError } from "../errors.ts";
@@ -123,8 +123,10 @@ async function reportFailure(test: () => Promise<TestResult>): Promise<TestResul
     const { ok, errorClass, message, text } = await test();
     return { ok, errorClass, message, text };
   } catch (error) {
-    if (isHyperError(error))
-      return { ok: false, errorClass: error.errorClass, message: error.message, text: null };
+    if (isHyperError(error)) {
+      const text = errorText(error) ?? null;
+      return { ok: false, errorClass: error.errorClass, message: error.message, text };
+    }
     if (error instanceof NotFoundError)
       return { ok: false, errorClass: "config", message: error.message, text: null };
     if (error instanceof SecretUnreadableError)

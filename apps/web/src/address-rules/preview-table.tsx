@@ -1,4 +1,5 @@
 import { t } from "../i18n/i18n.ts";
+import { serverMessageText } from "../i18n/server-text.ts";
 import { Badge } from "../ui/badge.tsx";
 import { type RulesPreview, unlistedChangeCount } from "./rules-preview.ts";
 import { rejectRuleText } from "./rules-text.ts";
@@ -63,7 +64,14 @@ export function PreviewTable(props: { preview: RulesPreview; label: string }) {
                     {change.dropped.map((dropped) => (
                       <li key={dropped.address}>
                         <span className="mono">{dropped.address}</span>{" "}
-                        <Badge tone="warn" title={dropped.reason}>
+                        <Badge
+                          tone="warn"
+                          title={
+                            dropped.reasonText
+                              ? serverMessageText(dropped.reasonText)
+                              : dropped.reason
+                          }
+                        >
                           {rejectRuleText(dropped.rule)}
                         </Badge>
                       </li>

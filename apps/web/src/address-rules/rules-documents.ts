@@ -25,7 +25,7 @@ export const AddressRulesPreviewFields = graphql(`
     changes {
       vm { id name connection { name } }
       added
-      dropped { address rule reason }
+      dropped { address rule reason reasonText { code params message } }
       primaryBefore
       primaryAfter
     }

@@ -11,7 +11,14 @@ const preview = (changedVmCount: number, listed: number, isTruncated: boolean): 
   changes: Array.from({ length: listed }, (_, i) => ({
     vm: { id: `vm${i}`, name: `vm-${i}`, connection: { name: "pve" } },
     added: [],
-    dropped: [{ address: `10.99.0.${i}`, rule: "IGNORED_SUBNET", reason: "in 10.99.0.0/16" }],
+    dropped: [
+      {
+        address: `10.99.0.${i}`,
+        rule: "IGNORED_SUBNET",
+        reason: "in 10.99.0.0/16",
+        reasonText: null,
+      },
+    ],
     primaryBefore: null,
     primaryAfter: null,
   })),

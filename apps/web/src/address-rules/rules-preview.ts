@@ -1,4 +1,5 @@
 // What the API's preview of a rules change says (docs/behaviour.md §9.41), as the page shows it.
+import type { ServerMessage } from "../i18n/server-text.ts";
 
 /** The preview of a rules change: totals, and the guests that would change. */
 export interface RulesPreview {
@@ -15,7 +16,13 @@ export interface RulesPreview {
 export interface RulesPreviewChange {
   vm: { id: string; name: string; connection: { name: string } };
   added: readonly string[];
-  dropped: readonly { address: string; rule: string; reason: string }[];
+  /** Addresses it loses, the rule and why (as a code where the server has one, §11.4). */
+  dropped: readonly {
+    address: string;
+    rule: string;
+    reason: string;
+    reasonText: ServerMessage | null;
+  }[];
   primaryBefore: string | null;
   primaryAfter: string | null;
 }

@@ -16,6 +16,7 @@ import {
   toLocalInput,
 } from "./change-range.ts";
 import { fieldChanges, removalReason } from "./change-values.ts";
+import { fieldLabel } from "./field-labels.ts";
 
 const PAGE = 50;
 
@@ -172,7 +173,7 @@ function ChangeList(props: { kind: Kind; group: Group | undefined }) {
               <ul className="change-fields">
                 {fields.map(([field, from, to]) => (
                   <li key={field}>
-                    <code>{field}</code>: {from} → {to}
+                    <span title={field}>{fieldLabel(field)}</span>: {from} → {to}
                   </li>
                 ))}
               </ul>

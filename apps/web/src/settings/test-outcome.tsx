@@ -18,9 +18,12 @@ export function TestOutcome(props: { state: TestOutcomeState | undefined }) {
       <Badge tone={state.ok ? "ok" : "danger"}>
         {state.ok ? t("settings.testOk") : t("settings.testFailed")}
       </Badge>{" "}
-      {state.messageText
+      {state.ok && state.messageText
         ? serverMessageText(state.messageText)
-        : failureText(state.errorClass, state.message)}
+        : failureText(
+            state.errorClass,
+            state.messageText ? serverMessageText(state.messageText) : state.message,
+          )}
     </p>
   );
 }

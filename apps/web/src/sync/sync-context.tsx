@@ -49,6 +49,7 @@ const SYNC_PROGRESS = graphql(`
       reasonText { code params message }
       counts { added changed removed restored unchanged seen rowsWritten }
       outcome message errorClass guardKnown guardPresent
+      messageTexts { code params message }
     }
   }
 `);

@@ -1,11 +1,11 @@
 import { formatCount, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
-import { serverMessageText } from "../i18n/server-text.ts";
+import { serverMessagesText, serverMessageText } from "../i18n/server-text.ts";
 import type { Connection } from "../settings/connection-fields.ts";
 import { Badge } from "../ui/badge.tsx";
 import { failureText } from "./failure-text.ts";
 import { useSync } from "./sync-context.tsx";
-import { type ConnectionProgress, finishedNote, progressTone } from "./sync-progress.ts";
+import { type ConnectionProgress, finishedNote, guardNote, progressTone } from "./sync-progress.ts";
 
 function statusText(p: ConnectionProgress): string {
   if (p.status === "failed") return t("sync.failed");
@@ -57,12 +57,15 @@ function ProgressItem(props: { progress: ConnectionProgress; name: string }) {
       ))}
       {p.guard && (
         <div className="tone-text-warn">
-          {t("sync.guardFired")} {p.guard.message}
+          {t("sync.guardFired")} {guardNote(p)}
         </div>
       )}
       {p.status === "failed" && (
         <div role="alert" className="tone-text-danger">
-          {failureText(p.errorClass, p.message)}
+          {failureText(
+            p.errorClass,
+            p.message === null ? null : serverMessagesText(p.messageTexts, p.message),
+          )}
         </div>
       )}
       {note && <div className="muted">{note}</div>}

@@ -1,7 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { localizedMessage, serverText } from "@hyperlens/shared";
+import { afterEach, describe, expect, it } from "vitest";
+import { setLanguage } from "../i18n/i18n.ts";
 import {
   applyProgress,
   finishedNote,
+  guardNote,
   isSettled,
   markRecent,
   markStarting,
@@ -24,6 +27,7 @@ const base: ProgressEvent = {
   counts: null,
   outcome: null,
   message: null,
+  messageTexts: null,
   errorClass: null,
   guardKnown: null,
   guardPresent: null,
@@ -72,16 +76,30 @@ describe("sync progress", () => {
       { type: "guard", guardKnown: 100, guardPresent: 3, message: "removal suppressed" },
       { type: "finished", outcome: "SUCCESS", counts },
     ]);
-    expect(guarded.C1?.guard).toEqual({ known: 100, present: 3, message: "removal suppressed" });
+    expect(guarded.C1?.guard).toEqual({
+      known: 100,
+      present: 3,
+      message: "removal suppressed",
+      texts: null,
+    });
     expect(guarded.C1 && progressTone(guarded.C1)).toBe("warn");
   });
 
-  it("keeps a failure's class and message", () => {
-    const state = fold([{ type: "failed", errorClass: "tls", message: "certificate not trusted" }]);
+  it("keeps a failure's class, message and its frame's code", () => {
+    const texts = [{ code: "hyperCallRejected", params: {}, message: "certificate not trusted" }];
+    const state = fold([
+      {
+        type: "failed",
+        errorClass: "tls",
+        message: "certificate not trusted",
+        messageTexts: texts,
+      },
+    ]);
     expect(state.C1).toMatchObject({
       status: "failed",
       errorClass: "tls",
       message: "certificate not trusted",
+      messageTexts: texts,
     });
     expect(state.C1 && progressTone(state.C1)).toBe("danger");
   });
@@ -119,5 +137,48 @@ describe("sync progress", () => {
 
   it("ignores event types it does not know", () => {
     expect(fold([{ type: "heartbeat" }])).toEqual({});
+  });
+
+  describe("in the viewer's language (docs/behaviour.md §9.52)", () => {
+    afterEach(() => setLanguage("en"));
+    const guard = serverText("syncGuardFired", { present: 3, known: 100, subject: "guests" });
+    const poll = serverText("lightPollSummary", {
+      listed: 4,
+      read: 1,
+      added: 0,
+      changed: 1,
+      restored: 0,
+      removed: 0,
+    });
+
+    it("says the guard's sentence from its code", async () => {
+      await setLanguage("de");
+      const state = fold([
+        {
+          type: "guard",
+          guardKnown: 100,
+          guardPresent: 3,
+          message: "Removal suppressed: …",
+          messageTexts: [localizedMessage(guard)],
+        },
+      ]);
+      const c1 = state.C1;
+      expect(c1 && guardNote(c1)).toBe(
+        "Entfernen unterdrückt: nur 3 von 100 bekannten Gästen in den zurückgekommenen Listen waren vorhanden (weniger als die Hälfte).",
+      );
+    });
+
+    it("says a finished run's message from its codes, English where there are none", async () => {
+      await setLanguage("ja");
+      const texts = [localizedMessage(poll)];
+      expect(
+        noteOf(fold([{ type: "finished", outcome: "SUCCESS", messageTexts: texts, message: "x" }])),
+      ).toBe(
+        "軽量ポーリング: 4 台のゲストを一覧、1 台を読み取り: 追加 0、変更 1、復元 0、削除 0。",
+      );
+      expect(noteOf(fold([{ type: "finished", outcome: "SUCCESS", message: "Old words." }]))).toBe(
+        "Old words.",
+      );
+    });
   });
 });

@@ -1,6 +1,6 @@
 // Live sync progress per connection, folded from syncProgress events. A sync that skipped lists
 // or fired the removal guard never shows as a plain success (docs/behaviour.md §9).
-import type { ServerMessage } from "../i18n/server-text.ts";
+import { type ServerMessage, serverMessagesText } from "../i18n/server-text.ts";
 import type { Tone } from "../ui/tone.ts";
 import { outcomeTone } from "../ui/tone.ts";
 
@@ -26,6 +26,8 @@ export interface ProgressEvent {
   } | null;
   outcome: string | null;
   message: string | null;
+  /** The message as codes and parameters, one per sentence, where the server has them. */
+  messageTexts: readonly ServerMessage[] | null;
   errorClass: string | null;
   guardKnown: number | null;
   guardPresent: number | null;
@@ -54,9 +56,15 @@ export interface ConnectionProgress {
   phase: string | null;
   lists: ListProgress[];
   counts: ProgressEvent["counts"];
-  guard: { known: number | null; present: number | null; message: string | null } | null;
+  guard: {
+    known: number | null;
+    present: number | null;
+    message: string | null;
+    texts: readonly ServerMessage[] | null;
+  } | null;
   outcome: string | null;
   message: string | null;
+  messageTexts: readonly ServerMessage[] | null;
   errorClass: string | null;
   cooldown: ManualSyncCooldown | null;
 }
@@ -74,6 +82,7 @@ function fresh(connectionId: string): ConnectionProgress {
     guard: null,
     outcome: null,
     message: null,
+    messageTexts: null,
     errorClass: null,
     cooldown: null,
   };
@@ -109,6 +118,13 @@ export function markRecent(
   };
 }
 
+/** The guard's sentence in the viewer's language, or null when the guard did not fire. */
+export function guardNote(progress: ConnectionProgress): string | null {
+  const { guard } = progress;
+  if (!guard?.message) return null;
+  return serverMessagesText(guard.texts, guard.message);
+}
+
 /** Folds one event into the state. */
 export function applyProgress(state: ProgressState, event: ProgressEvent): ProgressState {
   const current = state[event.connectionId] ?? fresh(event.connectionId);
@@ -138,7 +154,12 @@ export function applyProgress(state: ProgressState, event: ProgressEvent): Progr
     case "guard":
       next = {
         ...current,
-        guard: { known: event.guardKnown, present: event.guardPresent, message: event.message },
+        guard: {
+          known: event.guardKnown,
+          present: event.guardPresent,
+          message: event.message,
+          texts: event.messageTexts,
+        },
       };
       break;
     case "finished":
@@ -148,6 +169,7 @@ export function applyProgress(state: ProgressState, event: ProgressEvent): Progr
         outcome: event.outcome,
         counts: event.counts ?? current.counts,
         message: event.message,
+        messageTexts: event.messageTexts,
       };
       break;
     case "failed":
@@ -156,6 +178,7 @@ export function applyProgress(state: ProgressState, event: ProgressEvent): Progr
         status: "failed",
         outcome: "FAILED",
         message: event.message,
+        messageTexts: event.messageTexts,
         errorClass: event.errorClass,
       };
       break;
@@ -181,8 +204,8 @@ export function progressTone(progress: ConnectionProgress): Tone {
  * that reported no counts.
  */
 export function finishedNote(progress: ConnectionProgress): string | null {
-  if (progress.status !== "finished" || progress.counts) return null;
-  return progress.message;
+  if (progress.status !== "finished" || progress.counts || !progress.message) return null;
+  return serverMessagesText(progress.messageTexts, progress.message);
 }
 
 /** True while any sync is starting or running (Sync is disabled meanwhile). */

@@ -30,6 +30,10 @@ export const SERVER_TEXT = {
       unchanged: 2,
     },
   },
+  lightPollSummary: {
+    en: "Light poll: {listed, plural, one {# guest} other {# guests}} listed, {read} read: {added} added, {changed} changed, {restored} restored, {removed} removed.",
+    sample: { listed: 12, read: 2, added: 1, changed: 1, restored: 0, removed: 0 },
+  },
   syncListSkipped: {
     en: "Skipped {list} ({status, select, node_offline {node offline} other {list failed}}: {reason}).",
     sample: { list: "pve4/qemu", status: "node_offline", reason: "node pve4 is offline" },
@@ -62,6 +66,73 @@ export const SERVER_TEXT = {
   connectionTestWarning: {
     en: "{summary} Warning: {warning}",
     sample: { summary: "Connected: 3 nodes, 2 online.", warning: "These credentials can do more." },
+  },
+  // Failed calls to a hypervisor: our frame around the server's own words (`http`, `reason`), which
+  // stay as they came.
+  hyperUnreachable: {
+    en: "Could not reach the {source} server: {reason}{attempts, plural, =1 {} other { (# attempts)}}",
+    sample: { source: "Proxmox", reason: "connection refused by pve1:8006", attempts: 3 },
+  },
+  hyperTlsRejected: {
+    en: "The {source} server's TLS certificate was not accepted: {reason}{attempts, plural, =1 {} other { (# attempts)}}. Hint: {hint}",
+    sample: {
+      source: "vCenter",
+      reason: "the certificate is self-signed",
+      attempts: 1,
+      hint: "add the server's CA certificate",
+    },
+  },
+  hyperLoginRefused: {
+    en: "The {source} server did not accept the login ({http}); check the user name and the secret",
+    sample: { source: "Proxmox", http: "HTTP 401: authentication failure" },
+  },
+  hyperCallForbidden: {
+    en: "The {source} server refused {call} ({http}); the account lacks the permission to read it",
+    sample: {
+      source: "Proxmox",
+      call: "GET /api2/json/nodes",
+      http: "HTTP 403: Permission check failed",
+    },
+  },
+  hyperCallNotOffered: {
+    en: "The {source} server does not offer {call} ({http})",
+    sample: { source: "vCenter", call: "GET /api/vcenter/vm", http: "HTTP 404" },
+  },
+  hyperRedirectRefused: {
+    en: "The {source} server answered {call} with a redirect{target, select, none {} other { to {target}}} ({http}), which Hyperlens does not follow; check the address",
+    sample: {
+      source: "Cloud Director",
+      call: "GET /api/versions",
+      target: "https://vcd.example.com/login",
+      http: "HTTP 302",
+    },
+  },
+  hyperServerFailing: {
+    en: "The {source} server failed to answer {call} ({http}){attempts, plural, =1 {} other { after # attempts}}",
+    sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 500", attempts: 3 },
+  },
+  hyperCallRejected: {
+    en: "The {source} server rejected {call} ({http})",
+    sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 400: bad parameter" },
+  },
+  // Our words inside those frames, where we have codes for them: why a network call failed, and
+  // what to do about a certificate.
+  netRefused: { en: "connection refused by {hostPort}", sample: { hostPort: "pve1:8006" } },
+  netUnresolved: { en: "could not resolve host {host}", sample: { host: "pve1.example.com" } },
+  netTlsSelfSigned: { en: "the certificate is self-signed", sample: {} },
+  netTlsUntrustedCa: { en: "the certificate was issued by a CA that is not trusted", sample: {} },
+  netTlsExpired: { en: "the certificate has expired", sample: {} },
+  netTlsOtherHost: { en: "the certificate was issued for a different host name", sample: {} },
+  netHintAddCa: {
+    en: "add the server's CA certificate or turn off verification for this connection",
+    sample: {},
+  },
+  hyperFailureHint: {
+    en: "{failure} ({hint})",
+    sample: {
+      failure: "The Proxmox server did not accept the login (HTTP 401)",
+      hint: "user names end in a realm",
+    },
   },
   // Address rejection reasons (docs/behaviour.md §10.9): "{label}: why".
   addressLabelNic: { en: "NIC {nic}", sample: { nic: "net0" } },

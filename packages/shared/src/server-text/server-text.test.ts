@@ -11,6 +11,24 @@ describe("englishText", () => {
     ).toBe("Connected: 2 nodes, 1 online.");
   });
 
+  it("renders a light poll's summary and a failure's frame as the messages always read", () => {
+    const poll = { listed: 1, read: 1, added: 1, changed: 0, restored: 0, removed: 0 };
+    expect(englishText(serverText("lightPollSummary", poll))).toBe(
+      "Light poll: 1 guest listed, 1 read: 1 added, 0 changed, 0 restored, 0 removed.",
+    );
+    const redirect = { source: "vCenter", call: "GET /api", http: "HTTP 302" };
+    expect(englishText(serverText("hyperRedirectRefused", { ...redirect, target: "none" }))).toBe(
+      "The vCenter server answered GET /api with a redirect (HTTP 302), which Hyperlens does not follow; check the address",
+    );
+    const unreachable = { source: "Proxmox", reason: "connection refused by pve1:8006" };
+    expect(englishText(serverText("hyperUnreachable", { ...unreachable, attempts: 1 }))).toBe(
+      "Could not reach the Proxmox server: connection refused by pve1:8006",
+    );
+    expect(englishText(serverText("hyperUnreachable", { ...unreachable, attempts: 3 }))).toBe(
+      "Could not reach the Proxmox server: connection refused by pve1:8006 (3 attempts)",
+    );
+  });
+
   it("renders nested texts first", () => {
     const text = serverText("addressLoopback", {
       label: serverText("addressLabelNic", { nic: "net0" }),

@@ -69,3 +69,15 @@ export function localizedMessage(text: ServerText): LocalizedMessage {
   }
   return { code: text.code, params, message: englishText(text) };
 }
+
+/**
+ * An error's message as a code and parameters, when the error carries one (`text`, as the
+ * hypervisor door sets it) that still says exactly its message; a message changed after the text
+ * was made has none.
+ */
+export function errorText(error: unknown): ServerText | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const text = (error as { text?: unknown }).text;
+  if (!isServerText(text) || !(text.code in SERVER_TEXT)) return undefined;
+  return englishText(text) === error.message ? text : undefined;
+}
