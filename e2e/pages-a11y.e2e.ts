@@ -191,6 +191,32 @@ describe("every page accessible, and the Servers page in Arabic and on a phone",
     await page.context().close();
   });
 
+  // docs/behaviour.md §9.46
+  test("in Arabic the Columns menu's arrows and arrow keys move a column the way they point", async () => {
+    const page = await openPage({ language: "ar" });
+    await visitServers(page);
+    const leftOf = async (header: string) =>
+      (
+        await page
+          .locator(".vm-table thead th")
+          .filter({ hasText: new RegExp(`^${header}`) })
+          .boundingBox()
+      )?.x ?? 0;
+    const [state, source] = ["الحالة", "المصدر"];
+    assert.ok((await leftOf(state)) < (await leftOf(source)), "State starts left of Source");
+    await page.locator("summary", { hasText: "الأعمدة" }).click();
+    const right = page.getByRole("button", { name: "نقل الحالة إلى اليمين" });
+    assert.equal(await right.textContent(), "→");
+    await right.click();
+    await page.waitForURL(/cols=name%2Cstate%2Csource|cols=name,state,source/);
+    assert.ok((await leftOf(state)) > (await leftOf(source)), "→ moved State right");
+    // The arrow keys on the menu's buttons go the way they point too.
+    await page.getByRole("button", { name: "نقل الحالة إلى اليسار" }).press("ArrowLeft");
+    await page.waitForURL((url) => !url.searchParams.has("cols"));
+    assert.ok((await leftOf(state)) < (await leftOf(source)), "ArrowLeft moved State left");
+    await page.context().close();
+  });
+
   // docs/behaviour.md §9.53
   test("a cut cell shows its full value on hover and on keyboard focus", async () => {
     // The narrowest the desktop table gets, so the IP column is at its minimum width.
