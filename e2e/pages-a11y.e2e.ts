@@ -136,6 +136,15 @@ describe("every page accessible, and the Servers page in Arabic and on a phone",
         );
         await check(`/${name}`);
       }
+      // GraphiQL, where a browser opening /graphql is sent, follows the system's theme; with two
+      // editor tabs it draws a close button in each.
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto(`${api.url}/graphql`);
+      await page.locator(".graphiql-query-editor").getByText("username").waitFor();
+      await check("/graphiql");
+      await page.getByRole("button", { name: "New tab" }).click();
+      await page.locator(".graphiql-tab-close").first().waitFor({ state: "attached" });
+      await check("/graphiql with two tabs");
       // Each tab of Settings, as its tab list offers them to an administrator.
       await visit(page, "/settings");
       const tabs = page.getByRole("tablist").first().getByRole("tab");
