@@ -50,3 +50,20 @@ export async function syncDemoConnections(page: Page, url: string) {
       .waitFor({ timeout: 60_000 });
   }
 }
+
+/**
+ * Reads `read` again every 100 ms until `isDone` holds for what it read, up to `timeout`, and
+ * returns the last reading either way: the caller's assertion then shows what the page held.
+ */
+export async function pollUntil<T>(
+  read: () => Promise<T>,
+  isDone: (value: T) => boolean,
+  timeout = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await read();
+    if (isDone(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

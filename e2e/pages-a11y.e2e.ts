@@ -136,6 +136,15 @@ describe("every page accessible, and the Servers page in Arabic and on a phone",
         );
         await check(`/${name}`);
       }
+      // GraphiQL, where a browser opening /graphql is sent, follows the system's theme; with two
+      // editor tabs it draws a close button in each.
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto(`${api.url}/graphql`);
+      await page.locator(".graphiql-query-editor").getByText("username").waitFor();
+      await check("/graphiql");
+      await page.getByRole("button", { name: "New tab" }).click();
+      await page.locator(".graphiql-tab-close").first().waitFor({ state: "attached" });
+      await check("/graphiql with two tabs");
       // Each tab of Settings, as its tab list offers them to an administrator.
       await visit(page, "/settings");
       const tabs = page.getByRole("tablist").first().getByRole("tab");
@@ -188,6 +197,32 @@ describe("every page accessible, and the Servers page in Arabic and on a phone",
     const drawer = page.getByRole("dialog", { name: "dc01.corp.example" });
     await drawer.getByText("::1/128").first().waitFor();
     assert.ok(await isDrawnInOrder(page, ".nic bdi", "::1/128"), "::1/128, not 1/128::");
+    await page.context().close();
+  });
+
+  // docs/behaviour.md §9.46
+  test("in Arabic the Columns menu's arrows and arrow keys move a column the way they point", async () => {
+    const page = await openPage({ language: "ar" });
+    await visitServers(page);
+    const leftOf = async (header: string) =>
+      (
+        await page
+          .locator(".vm-table thead th")
+          .filter({ hasText: new RegExp(`^${header}`) })
+          .boundingBox()
+      )?.x ?? 0;
+    const [state, source] = ["الحالة", "المصدر"];
+    assert.ok((await leftOf(state)) < (await leftOf(source)), "State starts left of Source");
+    await page.locator("summary", { hasText: "الأعمدة" }).click();
+    const right = page.getByRole("button", { name: "نقل الحالة إلى اليمين" });
+    assert.equal(await right.textContent(), "→");
+    await right.click();
+    await page.waitForURL(/cols=name%2Cstate%2Csource|cols=name,state,source/);
+    assert.ok((await leftOf(state)) > (await leftOf(source)), "→ moved State right");
+    // The arrow keys on the menu's buttons go the way they point too.
+    await page.getByRole("button", { name: "نقل الحالة إلى اليسار" }).press("ArrowLeft");
+    await page.waitForURL((url) => !url.searchParams.has("cols"));
+    assert.ok((await leftOf(state)) < (await leftOf(source)), "ArrowLeft moved State left");
     await page.context().close();
   });
 

@@ -175,6 +175,9 @@ describe("history at a glance", { timeout: 300_000 }, () => {
   // docs/behaviour.md §9.51
   test("What changed lists the guest added and the guest removed since between the syncs", async () => {
     await page.goto(`${api.url}/servers`);
+    // Reachable with the figures folded too, as they open by default (§9.46).
+    await page.getByRole("button", { name: "Fold to one line" }).click();
+    await page.locator(".summary.folded").waitFor();
     await page.getByRole("link", { name: "What changed?" }).click();
     await page.getByRole("heading", { name: "What changed" }).waitFor();
     assert.match(page.url(), /\/servers\/changes\?since=24h$/);

@@ -416,7 +416,11 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     await page.getByRole("link", { name: "Use in Ansible or Prometheus" }).click();
     await page.getByRole("heading", { name: "Integrations", level: 1 }).waitFor();
     const ansible = page.getByRole("textbox", { name: "Ansible inventory" });
-    assert.match(await ansible.inputValue(), /^export HYPERLENS_INVENTORY_QUERY='search=db-01'$/m);
+    // Every filter of the list, the page's default "no templates" too (§9.30).
+    assert.match(
+      await ansible.inputValue(),
+      /^export HYPERLENS_INVENTORY_QUERY='isTemplate=false&search=db-01'$/m,
+    );
     assert.match(await ansible.inputValue(), /HYPERLENS_TOKEN='hlk_your_token_here'/);
     await page.getByRole("button", { name: "Create a read-only token for these snippets" }).click();
     await page.getByRole("status").filter({ hasText: "read-only token" }).waitFor();
@@ -437,6 +441,21 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
     assert.equal(vms.size, groups.length, "one target per VM");
     await expectAccessible("integrations page");
     await page.screenshot({ path: path.join(ARTIFACTS, "integrations.png"), fullPage: true });
+
+    // Removed guests are the one filter the exports refuse (§14.12): the page says so, and sends
+    // the rest — here templates alone and the unconfirmed — which the API takes.
+    await page.goto(`${api.url}/servers?kind=TEMPLATE&confirmation=NOT_CONFIRMED&removed=include`);
+    await page.getByRole("link", { name: "Use in Ansible or Prometheus" }).click();
+    await page.getByText("Removed guests are shown on the Servers page only").waitFor();
+    const filtered = await page
+      .getByRole("textbox", { name: "Prometheus service discovery" })
+      .inputValue();
+    const filteredUrl = new URL(/url: "([^"]+)"/.exec(filtered)?.[1] ?? "");
+    assert.equal(filteredUrl.searchParams.get("isTemplate"), "true");
+    assert.equal(filteredUrl.searchParams.get("confirmation"), "NOT_CONFIRMED");
+    assert.ok(!filteredUrl.searchParams.has("includeRemoved"), filteredUrl.search);
+    const answer = await fetch(filteredUrl, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(answer.status, 200, await answer.clone().text());
   });
 
   test("revoking a token asks “Yes, revoke”, not “Yes, delete”", async () => {

@@ -55,6 +55,9 @@ const TEXT_PARAMETERS = [
   "guestOs",
 ] as const;
 
+/** Yes-or-no fields of the filter: templates are left out (false) or listed alone (true). */
+const BOOLEAN_PARAMETERS = ["isTemplate"] as const;
+
 /** The filter's fields that make no sense for hosts to manage: tombstones are not hosts. */
 const TOMBSTONE_PARAMETERS = ["includeRemoved", "changedSince"];
 
@@ -121,6 +124,13 @@ function filterOf(params: URLSearchParams, defaultState?: readonly PowerState[])
     if (values.length > 1) throw new InventoryQueryError(name, `${name}: give it at most once.`);
     filter[name] = values[0];
   }
+  for (const name of BOOLEAN_PARAMETERS) {
+    const values = params.getAll(name);
+    if (values.length === 0) continue;
+    if (values.length > 1 || !["true", "false"].includes(values[0] ?? ""))
+      throw new InventoryQueryError(name, `${name}: give true or false, once.`);
+    filter[name] = values[0] === "true";
+  }
   return filter;
 }
 
@@ -174,6 +184,7 @@ export function readInventoryQuery(
   const known = new Set<string>([
     ...Object.keys(LIST_PARAMETERS),
     ...TEXT_PARAMETERS,
+    ...BOOLEAN_PARAMETERS,
     ...TOMBSTONE_PARAMETERS,
     "connectionId",
     "tags",

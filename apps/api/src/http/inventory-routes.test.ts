@@ -84,6 +84,8 @@ describe("bad parameters (§14.12)", () => {
     ["prefer=ipv5", "prefer", /ipv4 or ipv6/],
     ["subnet=10.0.0.0/33", "subnet", /CIDR/],
     ["nodeName=a&nodeName=b", "nodeName", /at most once/],
+    ["isTemplate=yes", "isTemplate", /true or false/],
+    ["isTemplate=true&isTemplate=false", "isTemplate", /true or false/],
   ])("?%s is refused naming %s", async (query, parameter, message) => {
     for (const route of ["/inventory/ansible", "/sd/prometheus"]) {
       const res = await get(`${route}?${query}`, bearer(token));
@@ -100,6 +102,36 @@ describe("bad parameters (§14.12)", () => {
     expect((await get("/sd/prometheus?port=9100x", bearer(token))).status).toBe(400);
     const ansible = await get("/inventory/ansible?port=9100", bearer(token));
     expect((await ansible.json()).errors[0].extensions.parameter).toBe("port");
+  });
+});
+
+describe("templates (§14.12)", () => {
+  it("?isTemplate=false leaves templates out and ?isTemplate=true lists them alone, as the list does", async () => {
+    const { prisma } = world.app.services;
+    const template = await prisma.virtualMachine.findFirstOrThrow({ where: { removedAt: null } });
+    await prisma.virtualMachine.update({ where: { id: template.id }, data: { isTemplate: true } });
+    try {
+      const names = async (query: string) => {
+        const res = await get(`/inventory/ansible${query}`, bearer(token));
+        const hosts = Object.values(((await res.json()) as Inventory)._meta.hostvars);
+        return hosts.map((h) => h.hyperlens_id);
+      };
+      const all = await names("");
+      const machines = await names("?isTemplate=false");
+      const templates = await names("?isTemplate=true");
+      const templateCount = await prisma.virtualMachine.count({
+        where: { removedAt: null, isTemplate: true },
+      });
+      expect(templateCount).toBeGreaterThan(0);
+      expect(templates).toHaveLength(templateCount);
+      expect(machines).toHaveLength(all.length - templateCount);
+      expect(machines.some((id) => templates.includes(id))).toBe(false);
+    } finally {
+      await prisma.virtualMachine.update({
+        where: { id: template.id },
+        data: { isTemplate: false },
+      });
+    }
   });
 });
 

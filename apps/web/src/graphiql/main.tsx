@@ -3,11 +3,13 @@
 import "graphiql/setup-workers/vite";
 import "graphiql/style.css";
 import "@graphiql/plugin-explorer/style.css";
+import "./graphiql-overrides.css";
 import { explorerPlugin } from "@graphiql/plugin-explorer";
 import { GraphiQL } from "graphiql";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createGraphiqlFetcher } from "./fetcher.ts";
+import { keepTabsAsList } from "./tab-roles.ts";
 
 const STARTING_QUERY = "{\n  viewer {\n    username\n  }\n}\n";
 const plugins = [explorerPlugin()];
@@ -15,6 +17,7 @@ const fetcher = createGraphiqlFetcher(window.location);
 const root = document.getElementById("graphiql");
 
 if (root) {
+  keepTabsAsList(root);
   createRoot(root).render(
     <StrictMode>
       <GraphiQL fetcher={fetcher} plugins={plugins} defaultQuery={STARTING_QUERY} />

@@ -6,6 +6,7 @@ import { isFiltered, paramsFromTableQuery, tableQueryFromParams } from "../serve
 import { AppLink } from "../shell/app-link.tsx";
 import {
   ansibleSnippet,
+  asksForRemoved,
   exportQuery,
   prometheusSnippet,
   type SnippetInput,
@@ -80,6 +81,7 @@ export function IntegrationsPage(props: { params: URLSearchParams }) {
           : t("integrations.noFilter")}{" "}
         <AppLink href={serversLink}>{t("integrations.changeFilter")}</AppLink>
       </p>
+      {asksForRemoved(filter) && <p className="muted">{t("integrations.removedNotExported")}</p>}
       <p>
         {token ? (
           <strong role="status">{t("integrations.tokenMade")}</strong>

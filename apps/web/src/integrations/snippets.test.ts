@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ansibleSnippet,
+  asksForRemoved,
   exportQuery,
   prometheusSnippet,
   shellQuote,
@@ -17,6 +18,33 @@ const input = {
 describe("the integration snippets", () => {
   it("carry the Servers page's filter under the GraphQL filter's names, leaving empty ones out", () => {
     expect(exportQuery(input.filter).toString()).toBe("search=web&state=RUNNING");
+  });
+
+  // docs/behaviour.md §9.30: every filter the list has reaches the export, yes-or-no ones too.
+  it("carry every filter of the list, templates and confirmation included, and never removed guests", () => {
+    const filter = {
+      search: "web",
+      isTemplate: false,
+      confirmation: ["NOT_CONFIRMED" as const],
+      kind: ["VM" as const],
+      tags: ["a b"],
+      includeRemoved: true,
+    };
+    const query = exportQuery(filter);
+    expect(Object.fromEntries(query)).toEqual({
+      search: "web",
+      isTemplate: "false",
+      confirmation: "NOT_CONFIRMED",
+      kind: "VM",
+      tags: "a b",
+    });
+    expect(exportQuery({ isTemplate: true }).toString()).toBe("isTemplate=true");
+    expect(prometheusSnippet({ ...input, filter })).toContain(
+      "sd/prometheus?search=web&isTemplate=false&confirmation=NOT_CONFIRMED&kind=VM&tags=a+b&port=9100",
+    );
+    // The exports refuse removed guests (§14.12): the page says so instead of sending it.
+    expect(asksForRemoved(filter)).toBe(true);
+    expect(asksForRemoved({ isTemplate: false })).toBe(false);
   });
 
   it("quote a search so no shell runs any of it", () => {

@@ -18,12 +18,29 @@ export interface SnippetInput {
 
 const TOKEN_PLACEHOLDER = "hlk_your_token_here";
 
-/** The Servers page's filter as the exports' query string (the same names as the GraphQL filter). */
+/**
+ * The list's fields the exports refuse: they list the guests that exist now, never removed ones
+ * (docs/behaviour.md §14.12).
+ */
+const NOT_EXPORTED: ReadonlySet<string> = new Set(["includeRemoved", "changedSince"]);
+
+/** Whether the filter asks for something the exports never list (removed guests). */
+export function asksForRemoved(filter: VmFilter): boolean {
+  return filter.includeRemoved === true || Boolean(filter.changedSince);
+}
+
+/**
+ * The Servers page's filter as the exports' query string (the same names as the GraphQL filter):
+ * every field of it, yes-or-no ones (templates) too, but those the exports refuse.
+ */
 export function exportQuery(filter: VmFilter): URLSearchParams {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(filter)) {
+    if (NOT_EXPORTED.has(name)) continue;
     if (Array.isArray(value)) {
       if (value.length) params.set(name, value.join(","));
+    } else if (typeof value === "boolean") {
+      params.set(name, String(value));
     } else if (typeof value === "string" && value.trim() !== "") {
       params.set(name, value.trim());
     }

@@ -1,16 +1,36 @@
-import { t } from "../i18n/i18n.ts";
+import type { KeyboardEvent } from "react";
+import { currentLanguage, t } from "../i18n/i18n.ts";
+import { directionOf } from "../i18n/languages.ts";
 import { COLUMNS, type ColumnId } from "./columns.ts";
-import { moveColumn, toggleColumn } from "./view-params.ts";
+import { moveColumn, stepToward, toggleColumn } from "./view-params.ts";
+
+const ARROW_SIDES: Partial<Record<string, "left" | "right">> = {
+  ArrowLeft: "left",
+  ArrowRight: "right",
+};
 
 /**
- * The Columns menu: each column shown or hidden, and the shown ones moved left or right — the
- * keyboard's way to reorder what a header drag does (docs/behaviour.md §9.46).
+ * The Columns menu: each column shown or hidden, and the shown ones moved earlier or later — the
+ * keyboard's way to reorder what a header drag does (docs/behaviour.md §9.46). The buttons and the
+ * arrow keys on them go the way they point on screen, in a right-to-left page too.
  */
 export function ColumnsMenu(props: {
   visible: readonly ColumnId[];
   onChange: (columns: ColumnId[]) => void;
 }) {
   const { visible } = props;
+  const direction = directionOf(currentLanguage());
+  // Earlier is left in a left-to-right page and right in a right-to-left one.
+  const earlier = direction === "ltr" ? "left" : "right";
+  const arrow = { left: "←", right: "→" } as const;
+  const label = { left: "servers.moveColumnLeft", right: "servers.moveColumnRight" } as const;
+  const later = earlier === "left" ? "right" : "left";
+  const onArrowKey = (column: ColumnId) => (event: KeyboardEvent) => {
+    const side = ARROW_SIDES[event.key];
+    if (!side) return;
+    event.preventDefault();
+    props.onChange(moveColumn(visible, column, stepToward(side, direction)));
+  };
   // The shown columns in their order, then the hidden ones in the default order.
   const listed = [
     ...visible,
@@ -22,7 +42,7 @@ export function ColumnsMenu(props: {
       <fieldset className="columns-menu">
         <legend className="visually-hidden">{t("servers.columns")}</legend>
         {listed.map((column) => {
-          const label = t(column.label);
+          const columnLabel = t(column.label);
           const at = visible.indexOf(column.id);
           return (
             <div key={column.id} className="column-choice">
@@ -35,25 +55,26 @@ export function ColumnsMenu(props: {
                     props.onChange(toggleColumn(visible, column.id, e.target.checked))
                   }
                 />{" "}
-                {label}
+                {columnLabel}
               </label>
               {at >= 0 && (
-                <span className="column-moves">
+                // biome-ignore lint/a11y/noStaticElementInteractions: the arrow keys on its two buttons
+                <span className="column-moves" onKeyDown={onArrowKey(column.id)}>
                   <button
                     type="button"
-                    aria-label={t("servers.moveColumnLeft", { column: label })}
+                    aria-label={t(label[earlier], { column: columnLabel })}
                     disabled={at === 0}
                     onClick={() => props.onChange(moveColumn(visible, column.id, -1))}
                   >
-                    ←
+                    {arrow[earlier]}
                   </button>
                   <button
                     type="button"
-                    aria-label={t("servers.moveColumnRight", { column: label })}
+                    aria-label={t(label[later], { column: columnLabel })}
                     disabled={at === visible.length - 1}
                     onClick={() => props.onChange(moveColumn(visible, column.id, 1))}
                   >
-                    →
+                    {arrow[later]}
                   </button>
                 </span>
               )}

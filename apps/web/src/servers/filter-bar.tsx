@@ -23,10 +23,29 @@ export function FilterBar(props: {
       <ul className="chips" aria-label={t("servers.filter.active")}>
         {FACETS.filter((f) => f.chosen(props.filter).length > 0).map((f) => {
           const name = t(f.label);
-          const values = f.chosen(props.filter).map((v) => chosenLabel(f, v, context));
+          const chosen = f.chosen(props.filter);
+          // Several values: each is taken off on its own, besides the whole filter (§9.43).
+          const values = chosen.map((v, at) => {
+            const value = chosenLabel(f, v, context);
+            return (
+              <span key={v} className="chip-value">
+                {at > 0 && ", "}
+                {value}
+                {chosen.length > 1 && (
+                  <button
+                    type="button"
+                    aria-label={t("servers.filter.removeValue", { name, value })}
+                    onClick={() => props.onChange(f.remove(props.filter, v))}
+                  >
+                    ×
+                  </button>
+                )}
+              </span>
+            );
+          });
           return (
             <li key={f.id} className="chip">
-              {name}: {values.join(", ")}{" "}
+              {name}: {values}{" "}
               <button
                 type="button"
                 aria-label={t("servers.filter.remove", { name })}

@@ -84,6 +84,43 @@ describe("the filter bar's filters", () => {
     expect(node.add(node.add({}, "pve1"), "pve2").nodeName).toBe("pve2");
   });
 
+  // docs/behaviour.md §9.43: a chip of several values takes each off on its own.
+  it.each([["source"], ["connection"], ["state"], ["kind"], ["tag"], ["confirmation"]])(
+    "%s: one of several values is removed alone, the last one removes the filter",
+    (id) => {
+      const f = facet(id);
+      // Kind: VM and container together are the default (no kind chosen), so not these two.
+      const values =
+        id === "tag"
+          ? ["web", "db"]
+          : id === "kind"
+            ? ["CONTAINER", "TEMPLATE"]
+            : f.options(CONTEXT).map((o) => o.value);
+      const [first, second] = values as [string, string];
+      const base: VmFilter = { search: "web", isTemplate: false };
+      const both = viaUrl(f.add(f.add(base, first), second));
+      expect(f.chosen(both)).toEqual(expect.arrayContaining([first, second]));
+      const one = viaUrl(f.remove(both, first));
+      expect(f.chosen(one)).not.toContain(first);
+      expect(f.chosen(one)).toContain(second);
+      expect(one.search).toBe("web");
+      expect(f.chosen(viaUrl(f.remove(one, second)))).toEqual([]);
+    },
+  );
+
+  it("the kind chip lets through the kinds left: templates come and go on their own", () => {
+    const kind = facet("kind");
+    const all = ["VM", "CONTAINER", "TEMPLATE"].reduce((f, k) => kind.add(f, k), {} as VmFilter);
+    expect(kind.chosen(all).sort()).toEqual(["CONTAINER", "TEMPLATE", "VM"]);
+    const noContainers = viaUrl(kind.remove(all, "CONTAINER"));
+    expect(kind.chosen(noContainers).sort()).toEqual(["TEMPLATE", "VM"]);
+    const vmsOnly = viaUrl(kind.remove(noContainers, "TEMPLATE"));
+    expect(vmsOnly).toMatchObject({ kind: ["VM"], isTemplate: false });
+    const templatesOnly = viaUrl(kind.remove(noContainers, "VM"));
+    expect(templatesOnly).toMatchObject({ isTemplate: true });
+    expect(templatesOnly.kind).toBeUndefined();
+  });
+
   it("chips read as the values are named", () => {
     expect(chosenLabel(facet("connection"), "Q2", CONTEXT)).toBe("vc-prod");
     expect(chosenLabel(facet("state"), "STOPPED", CONTEXT)).toBe("Stopped");

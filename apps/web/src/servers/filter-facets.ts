@@ -39,6 +39,8 @@ export interface Facet {
   add: (filter: VmFilter, value: string) => VmFilter;
   /** The filter without this filter. */
   clear: (filter: VmFilter) => VmFilter;
+  /** The filter without this one value; without the filter once no value is left. */
+  remove: (filter: VmFilter, value: string) => VmFilter;
 }
 
 const without = (filter: VmFilter, key: keyof VmFilter): VmFilter => {
@@ -57,13 +59,18 @@ function listFacet(
   options: (context: FacetContext) => FacetOption[],
 ): Facet {
   const chosen = (filter: VmFilter): string[] => [...((filter[key] as string[] | null) ?? [])];
+  const clear = (filter: VmFilter) => without(filter, key);
   return {
     id,
     label,
     chosen,
     options,
     add: (filter, value) => ({ ...filter, [key]: [...new Set([...chosen(filter), value])] }),
-    clear: (filter) => without(filter, key),
+    clear,
+    remove: (filter, value) => {
+      const left = chosen(filter).filter((v) => v !== value);
+      return left.length ? { ...filter, [key]: left } : clear(filter);
+    },
   };
 }
 
@@ -76,6 +83,7 @@ function textFacet(param: TextFilterParam, label: MessageKey): Facet {
     options: (context) => labelled(context.values[param] ?? [], (value) => value),
     add: (filter, value) => ({ ...filter, [key]: value }),
     clear: (filter) => without(filter, key),
+    remove: (filter) => without(filter, key),
   };
 }
 
@@ -86,6 +94,11 @@ const kindFacet: Facet = {
   options: () => labelled(KINDS, (kind) => t(`servers.filter.kinds.${kind as KindChoice}`)),
   add: (filter, value) => withKinds(filter, [...kindsOf(filter), value as KindChoice]),
   clear: (filter) => withKinds(filter, []),
+  remove: (filter, value) =>
+    withKinds(
+      filter,
+      kindsOf(filter).filter((kind) => kind !== value),
+    ),
 };
 
 const removedFacet: Facet = {
@@ -95,6 +108,7 @@ const removedFacet: Facet = {
   options: () => [{ value: "include", label: t("servers.filter.removedShown") }],
   add: (filter) => ({ ...filter, includeRemoved: true }),
   clear: (filter) => without(filter, "includeRemoved"),
+  remove: (filter) => without(filter, "includeRemoved"),
 };
 
 /** Every filter, in the order the "Add filter" menu lists them. */

@@ -2,10 +2,8 @@
 // reloaded after each sync, and the way to "What changed" (§9.51).
 import { useEffect, useState } from "react";
 import { useClient } from "urql";
-import { changesPath } from "../changes/change-range.ts";
 import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { t } from "../i18n/i18n.ts";
-import { AppLink } from "../shell/app-link.tsx";
 import { useSync } from "../sync/sync-context.tsx";
 import { HistoryChart } from "./history-chart.tsx";
 import { HISTORY_RANGES, type HistoryRange, rangeEndingAt } from "./history-chart-data.ts";
@@ -67,7 +65,6 @@ export function InventoryHistory() {
             </button>
           ))}
         </fieldset>
-        <AppLink href={changesPath({ since: "24h" })}>{t("servers.history.whatChanged")}</AppLink>
       </div>
       <div className="history-charts">
         {loaded.series.map((series) => (

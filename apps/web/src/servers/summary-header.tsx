@@ -1,10 +1,12 @@
 import type { ConnectionKind } from "@hyperlens/shared";
 import { CONNECTION_KINDS } from "@hyperlens/shared";
 import type { ReactNode } from "react";
+import { changesPath } from "../changes/change-range.ts";
 import { formatBytes, formatCount, formatRelative } from "../i18n/format.ts";
 import { currentLanguage, type MessageKey, t } from "../i18n/i18n.ts";
 import { serverMessagesText } from "../i18n/server-text.ts";
 import type { Connection } from "../settings/connection-fields.ts";
+import { AppLink } from "../shell/app-link.tsx";
 import { Badge, SourceBadge } from "../ui/badge.tsx";
 import { outcomeTone } from "../ui/tone.ts";
 import { type Figures, hasAnyGuest } from "./summary-figures.ts";
@@ -100,11 +102,16 @@ export function SummaryHeader(props: {
       <span aria-hidden="true">{props.isExpanded ? "▴" : "▾"}</span>
     </button>
   );
+  // Folded or not, "What changed?" is one step away (§9.51).
+  const whatChanged = (
+    <AppLink href={changesPath({ since: "24h" })}>{t("servers.history.whatChanged")}</AppLink>
+  );
   if (!props.isExpanded)
     return (
       <section className="summary folded" aria-label={t("servers.summary.title")}>
         {summary && hasAnyGuest(summary.total) && <FiguresLine figures={summary.total} />}
         <OutcomesLine connections={props.connections} />
+        {whatChanged}
         {toggle}
       </section>
     );
@@ -163,6 +170,7 @@ export function SummaryHeader(props: {
           </li>
         ))}
       </ul>
+      {whatChanged}
       {toggle}
     </section>
   );

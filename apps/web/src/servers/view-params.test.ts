@@ -6,6 +6,7 @@ import {
   apiGroupBy,
   dropColumn,
   moveColumn,
+  stepToward,
   toggleColumn,
   viewFromParams,
   withViewParams,
@@ -62,6 +63,14 @@ describe("reordering and choosing columns", () => {
     expect(moveColumn(columns, "state", 1)).toEqual(["name", "source", "cpu", "state"]);
     expect(moveColumn(columns, "name", -1)).toEqual([...columns]);
     expect(moveColumn(columns, "cpu", 1)).toEqual([...columns]);
+  });
+
+  // docs/behaviour.md §9.46: the Columns menu's arrows go the way they point, in Arabic too.
+  it("moves toward the side of the screen asked for, whichever way the page reads", () => {
+    expect(stepToward("left", "ltr")).toBe(-1);
+    expect(stepToward("right", "ltr")).toBe(1);
+    expect(stepToward("left", "rtl")).toBe(1);
+    expect(stepToward("right", "rtl")).toBe(-1);
   });
 
   it("puts a dragged column where it is dropped, from either side", () => {

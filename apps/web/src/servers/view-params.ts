@@ -60,6 +60,14 @@ export function moveColumn(columns: readonly ColumnId[], id: ColumnId, step: -1 
   return next;
 }
 
+/**
+ * The step in the columns' order that moves a column toward a side of the screen: a
+ * right-to-left page lays the columns out from the right, so its left is later (§9.46).
+ */
+export function stepToward(side: "left" | "right", direction: "ltr" | "rtl"): -1 | 1 {
+  return (side === "left") === (direction === "ltr") ? -1 : 1;
+}
+
 /** `columns` with `id` put where `before` is (dragged onto it). */
 export function dropColumn(
   columns: readonly ColumnId[],
