@@ -1,5 +1,6 @@
 // What the browser tests share: Debian's Chromium, signing in through the page, and the axe check.
 import assert from "node:assert/strict";
+import { DEFAULT_TOKEN } from "@hyperlens/standins/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { hasAxe, seriousViolations } from "./accessibility.ts";
 
@@ -66,4 +67,39 @@ export async function pollUntil<T>(
     if (isDone(value) || Date.now() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * A GraphQL request from inside the page, with its session cookie: the data, or a failed assertion
+ * naming the errors.
+ */
+export async function pageGraphql<T>(
+  page: Page,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
+  const body = await page.evaluate(
+    async ([q, v]) => {
+      const response = await fetch("/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: q, variables: v }),
+      });
+      return response.json();
+    },
+    [query, variables] as const,
+  );
+  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+  return body.data as T;
+}
+
+/** The demo Proxmox connection's address, CA and the stand-in token's user and id. */
+export async function demoProxmoxConnection(page: Page) {
+  const { connections } = await pageGraphql<{
+    connections: { kind: string; url: string; caPem: string }[];
+  }>(page, "{ connections { kind url caPem } }");
+  const demo = connections.find((c) => c.kind === "PROXMOX");
+  assert.ok(demo, "the demo Proxmox connection exists");
+  const [username, tokenId] = DEFAULT_TOKEN.id.split("!");
+  return { url: demo.url, caPem: demo.caPem, username, tokenId };
 }

@@ -7,10 +7,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
-import { DEFAULT_TOKEN } from "@hyperlens/standins/testing";
 import type { Browser, Page } from "playwright-core";
 import { formatMessage } from "../apps/web/src/i18n/message-format.ts";
-import { launchChromium, signIn } from "./browser.ts";
+import { demoProxmoxConnection, launchChromium, pageGraphql, signIn } from "./browser.ts";
 import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-api.ts";
 
 type Catalog = {
@@ -30,30 +29,12 @@ let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
 
-async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const body = await page.evaluate(
-    async ([q, v]) => {
-      const response = await fetch("/graphql", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: q, variables: v }),
-      });
-      return response.json();
-    },
-    [query, variables] as const,
-  );
-  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
-  return body.data as T;
-}
+const graphql = <T>(query: string, variables: Record<string, unknown> = {}) =>
+  pageGraphql<T>(page, query, variables);
 
 /** A copy of the demo Proxmox connection whose secret the stand-in refuses. */
 async function saveWrongSecretConnection() {
-  const { connections } = await graphql<{
-    connections: { kind: string; url: string; caPem: string }[];
-  }>("{ connections { kind url caPem } }");
-  const demo = connections.find((c) => c.kind === "PROXMOX");
-  assert.ok(demo, "the demo Proxmox connection exists");
-  const [username, tokenId] = DEFAULT_TOKEN.id.split("!");
+  const demo = await demoProxmoxConnection(page);
   await graphql(
     `mutation($input: ProxmoxConnectionInput!) { saveProxmoxConnection(input: $input) {
       ... on MutationSaveProxmoxConnectionSuccess { data { id } } } }`,
@@ -62,8 +43,8 @@ async function saveWrongSecretConnection() {
         name: WRONG_SECRET,
         url: demo.url,
         caPem: demo.caPem,
-        username,
-        tokenId,
+        username: demo.username,
+        tokenId: demo.tokenId,
         secret: "not-the-secret",
       },
     },

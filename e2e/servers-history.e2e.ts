@@ -16,7 +16,7 @@ import {
   qemuGuest,
 } from "@hyperlens/standins/testing";
 import type { Browser, Page } from "playwright-core";
-import { expectAccessible, launchChromium, signIn } from "./browser.ts";
+import { expectAccessible, launchChromium, pageGraphql, signIn } from "./browser.ts";
 import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-api.ts";
 
 let api: RunningApi;
@@ -28,21 +28,8 @@ let connectionId: string;
 let between: Date;
 const pageErrors: string[] = [];
 
-async function graphql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const body = await page.evaluate(
-    async ([q, v]) => {
-      const response = await fetch("/graphql", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ query: q, variables: v }),
-      });
-      return response.json();
-    },
-    [query, variables] as const,
-  );
-  assert.equal(body.errors, undefined, JSON.stringify(body.errors));
-  return body.data as T;
-}
+const graphql = <T>(query: string, variables: Record<string, unknown> = {}) =>
+  pageGraphql<T>(page, query, variables);
 
 const SYNC = `mutation($id: ID!) { syncConnection(id: $id, wait: true) { outcome } }`;
 

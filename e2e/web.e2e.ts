@@ -8,7 +8,7 @@ import { DEFAULT_TOKEN } from "@hyperlens/standins/testing";
 import { Secret, TOTP } from "otpauth";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { hasAxe, seriousViolations } from "./accessibility.ts";
-import { addFilter } from "./browser.ts";
+import { addFilter, demoProxmoxConnection } from "./browser.ts";
 import { type RunningApi, startApi } from "./start-api.ts";
 
 const ARTIFACTS = path.join(import.meta.dirname, "artifacts");
@@ -111,12 +111,8 @@ describe("Hyperlens web app", { timeout: 240_000 }, () => {
   });
 
   test("a Proxmox connection with an http:// address is refused inline; https saves, and Test works", async () => {
-    const { connections } = await graphql<{
-      connections: { kind: string; url: string; caPem: string }[];
-    }>("{ connections { kind url caPem } }");
-    const demo = connections.find((c) => c.kind === "PROXMOX");
-    assert.ok(demo, "the demo Proxmox connection exists");
-    const [username, tokenId] = DEFAULT_TOKEN.id.split("!");
+    const demo = await demoProxmoxConnection(page);
+    const { username, tokenId } = demo;
 
     await page.goto(`${api.url}/settings/proxmox`);
     await page.getByRole("button", { name: "Add Proxmox VE connection" }).click();
