@@ -1,7 +1,7 @@
 // The unified inventory (docs/behaviour.md §6): one interface for every VM and container, whatever its source,
 // with source-specific fields on ProxmoxGuest, VcdVm and VcenterVm. Lists page by cursor so rows
 // added while a client pages through cause neither duplicates nor gaps.
-import type { Prisma } from "@hyperlens/db";
+import type { Prisma, PrismaClient } from "@hyperlens/db";
 import {
   type AddressRejectRule,
   effectiveIpConfirmedAt,
@@ -26,11 +26,16 @@ import {
   PowerStateEnum,
   VmEventTypeEnum,
 } from "./inventory-enums.ts";
+import { InventoryMemo, RequestVersions } from "./inventory-memo.ts";
 import { LocalizedMessageRef, storedLocalizedMessage } from "./localized-message.ts";
 import { buildVmWhere, narrowsLiveGuests, VirtualMachineFilter } from "./virtual-machine-filter.ts";
-import { buildVmOrder, isNameOrder, VirtualMachineOrder } from "./virtual-machine-order.ts";
-import { CountAlongside, findVmPage, selectsField } from "./virtual-machine-page.ts";
-import { ListTotals } from "./virtual-machine-total.ts";
+import {
+  buildVmOrder,
+  isNameOrder,
+  ordersByInventoryOnly,
+  VirtualMachineOrder,
+} from "./virtual-machine-order.ts";
+import { CountAlongside, findVmPage, type PageIds, selectsField } from "./virtual-machine-page.ts";
 
 /** The columns a guest's location is stored in; VmLocation is read from exactly these. */
 const LOCATION_SELECT = {
@@ -353,7 +358,26 @@ export const VcenterVmNode = builder.prismaNode("VirtualMachine", {
 });
 
 const counts = new CountAlongside();
-const totals = new ListTotals();
+const versions = new RequestVersions();
+const totals = new InventoryMemo<number>();
+const pages = new InventoryMemo<string[]>();
+
+type ListContext = { prisma: PrismaClient; viewer: Viewer | null };
+
+/** The guests `where` matches, exact as of this request (docs/behaviour.md §11.2). */
+function countVms(ctx: ListContext, where: Prisma.VirtualMachineWhereInput): Promise<number> {
+  // The where holds the viewer's visibility condition: viewers who see different connections
+  // never share a total.
+  return totals.get(ctx.prisma, versions.of(ctx, ctx.prisma), JSON.stringify(where), () =>
+    ctx.prisma.virtualMachine.count({ where }),
+  );
+}
+
+/** The page's ids, kept while the inventory is unchanged (docs/behaviour.md §11.5). */
+const keptPageIds =
+  (ctx: ListContext): PageIds =>
+  (key, read) =>
+    pages.get(ctx.prisma, versions.of(ctx, ctx.prisma), key, read);
 
 builder.queryField("virtualMachines", (t) =>
   t.prismaConnection(
@@ -373,16 +397,16 @@ builder.queryField("virtualMachines", (t) =>
         // TRAP: docs/behaviour.md §7.9 — the page, its total, the CSV export and the Servers figures all read through this where.
         const where = { AND: [buildVmWhere(args.filter), visibleVms(ctx.viewer)] };
         if (selectsField(info, "totalCount")) {
-          counts.start(args, () => totals.count(ctx.prisma, where));
+          counts.start(args, () => countVms(ctx, where));
         }
         const idsFirst = isNameOrder(args.orderBy) && narrowsLiveGuests(args.filter);
-        return findVmPage(ctx.prisma, query, where, buildVmOrder(args.orderBy), idsFirst);
+        // The paging key holds the where, and with it the viewer's visibility (§7.9).
+        const pageIds = ordersByInventoryOnly(args.orderBy) ? keptPageIds(ctx) : undefined;
+        return findVmPage(ctx.prisma, query, where, buildVmOrder(args.orderBy), idsFirst, pageIds);
       },
       totalCount: (_parent, args, ctx) =>
         counts.take(args, () =>
-          totals.count(ctx.prisma, {
-            AND: [buildVmWhere(args.filter), visibleVms(ctx.viewer)],
-          }),
+          countVms(ctx, { AND: [buildVmWhere(args.filter), visibleVms(ctx.viewer)] }),
         ),
     },
     { name: "VirtualMachineConnection", description: "A page of virtual machines." },
