@@ -44,10 +44,11 @@ async function pagedIds(cookie: string, filter: Filter, orderBy: Order): Promise
   let after: string | null = null;
   for (;;) {
     const variables = { filter, orderBy, first: 3, after };
-    const page = (await call<Page>(cookie, PAGE, variables)).virtualMachines;
+    const page: Page["virtualMachines"] = (await call<Page>(cookie, PAGE, variables))
+      .virtualMachines;
     // The same page again, with nothing written in between: served from what was kept.
     expect((await call<Page>(cookie, PAGE, variables)).virtualMachines).toEqual(page);
-    ids.push(...page.edges.map((edge) => decodeGlobalID(edge.node.id).id));
+    for (const edge of page.edges) ids.push(decodeGlobalID(edge.node.id).id);
     if (!page.pageInfo.hasNextPage) return ids;
     after = page.pageInfo.endCursor;
   }
@@ -99,8 +100,8 @@ const guest = (id: string, name: string, i: number) =>
     name,
     state: i % 3 === 0 ? "STOPPED" : "RUNNING",
     // Equal values and missing ones, so ties fall to the name and then the id.
-    cpuCount: i % 4 === 0 ? null : 1 + (i % 2),
-    memoryBytes: i % 5 === 0 ? null : (1 + (i % 3)) * 1024 ** 3,
+    cpuCount: i % 4 === 0 ? undefined : 1 + (i % 2),
+    memoryBytes: i % 5 === 0 ? undefined : (1 + (i % 3)) * 1024 ** 3,
     tags: i % 2 === 0 ? ["blue"] : [],
   });
 
