@@ -5,9 +5,6 @@
 // again and again; the rows themselves are read fresh for every request.
 import { type PrismaClient, rawQuery } from "@hyperlens/db";
 
-/** Keys kept per database and memo; the oldest is dropped beyond this. */
-const MAX_KEYS = 500;
-
 /**
  * What changes whenever a total or a page could, read in the transactions that write: the change
  * feed's newest sequence (address rules and every sync's guest changes append to it in the writing
@@ -54,6 +51,13 @@ interface Kept<T> {
 export class InventoryMemo<T> {
   readonly #byDatabase = new WeakMap<PrismaClient, Map<string, Kept<T>>>();
 
+  readonly #maxKeys: number;
+
+  /** `maxKeys`: keys kept per database; the oldest is dropped beyond it. */
+  constructor(maxKeys: number) {
+    this.#maxKeys = maxKeys;
+  }
+
   /**
    * The value for `key`, computed anew unless it was computed at `version`. The key must name
    * everything the value depends on besides the inventory — the viewer's visibility included, so
@@ -76,7 +80,7 @@ export class InventoryMemo<T> {
     const computed: Kept<T> = { version: at, value: compute() };
     values.delete(key);
     values.set(key, computed);
-    if (values.size > MAX_KEYS) values.delete(values.keys().next().value as string);
+    if (values.size > this.#maxKeys) values.delete(values.keys().next().value as string);
     computed.value.catch(() => {
       if (values.get(key) === computed) values.delete(key);
     });

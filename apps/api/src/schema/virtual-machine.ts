@@ -360,8 +360,9 @@ export const VcenterVmNode = builder.prismaNode("VirtualMachine", {
 
 const counts = new CountAlongside();
 const versions = new RequestVersions();
-const totals = new InventoryMemo<number>();
-const pages = new InventoryMemo<string[]>();
+const totals = new InventoryMemo<number>(500);
+// A page holds up to 501 ids: at most about 100,000 ids kept, some 10 MB.
+const pages = new InventoryMemo<string[]>(200);
 
 type ListContext = { prisma: PrismaClient; viewer: Viewer | null };
 
