@@ -13,8 +13,8 @@ const root = path.resolve(import.meta.dirname, "..");
 const cacheDir = path.join(root, "node_modules/.cache/hyperlens-bench-relation-joins");
 
 /**
- * What Pothos asks of findVmPage for the list bench's query (nodeName and the other location
- * columns, NICs in key order, accepted addresses): printed from virtual-machine-page.ts once.
+ * What Pothos asks of findVmPage for the list bench's query (the columns every row is read with,
+ * NICs in key order, accepted addresses): printed from virtual-machine-page.ts once.
  */
 const PAGE_SELECTION = {
   select: {
@@ -24,8 +24,11 @@ const PAGE_SELECTION = {
     source: true,
     name: true,
     state: true,
+    kind: true,
     cpuCount: true,
     memoryBytes: true,
+    diskTotalBytes: true,
+    confirmation: true,
     nodeName: true,
     clusterName: true,
     datacenterName: true,

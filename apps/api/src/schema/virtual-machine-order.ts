@@ -81,3 +81,11 @@ export function buildVmOrder(order: readonly OrderInput[] | null | undefined): C
 export function isNameOrder(order: readonly OrderInput[] | null | undefined): boolean {
   return !order?.length || order[0]?.field === "NAME";
 }
+
+/**
+ * Whether the order reads only the guests' own columns, which only syncs write: a connection's
+ * name is edited outside them (docs/behaviour.md §11.5).
+ */
+export function ordersByInventoryOnly(order: readonly OrderInput[] | null | undefined): boolean {
+  return !order?.some((o) => o.field === "CONNECTION");
+}

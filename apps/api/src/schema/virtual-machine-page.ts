@@ -9,10 +9,15 @@ import { type GraphQLResolveInfo, Kind, type SelectionSetNode } from "graphql";
 type PageQuery = Pick<Prisma.VirtualMachineFindManyArgs, "take" | "skip" | "cursor"> &
   Omit<Prisma.VirtualMachineFindManyArgs, "where" | "orderBy">;
 
+/** Reads the page's ids with `read`, or serves them again while they are still exact. */
+export type PageIds = (key: string, read: () => Promise<string[]>) => Promise<string[]>;
+
+const readAnew: PageIds = (_key, read) => read();
+
 /**
  * The rows of one page, in page order, with what `query` selects. `idsFirst`: read the page's ids
  * on their own first even when Prisma then reads the rows — worth it only when the filter makes
- * the database skip rows.
+ * the database skip rows. `pageIds` may keep the ids of a page; the rows are always read anew.
  */
 export async function findVmPage(
   prisma: PrismaClient,
@@ -20,20 +25,17 @@ export async function findVmPage(
   where: Prisma.VirtualMachineWhereInput,
   orderBy: Prisma.VirtualMachineOrderByWithRelationInput[],
   idsFirst: boolean,
+  pageIds: PageIds = readAnew,
 ) {
   const { take, skip, cursor, ...selection } = query;
   const reader = rowsByIdReader("VirtualMachine", selection);
   if (!reader && !idsFirst) return prisma.virtualMachine.findMany({ ...query, where, orderBy });
-  const page = await prisma.virtualMachine.findMany({
-    where,
-    orderBy,
-    take,
-    skip,
-    cursor,
-    select: { id: true },
+  const paging = { where, orderBy, take, skip, cursor };
+  const ids = await pageIds(JSON.stringify(paging), async () => {
+    const page = await prisma.virtualMachine.findMany({ ...paging, select: { id: true } });
+    return page.map((row) => row.id);
   });
-  if (page.length === 0) return [];
-  const ids = page.map((row) => row.id);
+  if (ids.length === 0) return [];
   type Row = Awaited<ReturnType<typeof prisma.virtualMachine.findMany<typeof query>>>[number];
   if (reader) return reader.read<Row>(prisma, ids);
   const rows = await prisma.virtualMachine.findMany({ ...selection, where: { id: { in: ids } } });
