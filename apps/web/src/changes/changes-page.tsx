@@ -5,6 +5,7 @@ import { useClient } from "urql";
 import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { formatCount, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
+import { serverMessageText } from "../i18n/server-text.ts";
 import { AppLink } from "../shell/app-link.tsx";
 import { navigate } from "../shell/router.ts";
 import { SourceBadge } from "../ui/badge.tsx";
@@ -34,7 +35,7 @@ const CHANGES = graphql(`
   }
   fragment GuestChangePage on GuestChangeConnection {
     pageInfo { hasNextPage endCursor }
-    edges { node { at changes vm { id name source connection { name } } } }
+    edges { node { at changes reasonText { code params message } vm { id name source connection { name } } } }
   }
 `);
 
@@ -159,7 +160,12 @@ function ChangeList(props: { kind: Kind; group: Group | undefined }) {
   return (
     <ul className="change-list">
       {props.group.entries.map((entry) => {
-        const reason = props.kind === "removed" ? removalReason(entry.changes) : undefined;
+        const reason =
+          props.kind !== "removed"
+            ? undefined
+            : entry.reasonText
+              ? serverMessageText(entry.reasonText)
+              : removalReason(entry.changes);
         const fields = props.kind === "changed" ? fieldChanges(entry.changes) : [];
         return (
           <li key={entry.vm.id}>
