@@ -115,10 +115,42 @@ export const SERVER_TEXT = {
     en: "The {source} server rejected {call} ({http})",
     sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 400: bad parameter" },
   },
+  hyperRefusedToCall: {
+    en: "Refused to call the {source} server: {reason}",
+    sample: { source: "Proxmox", reason: "only https:// addresses are allowed" },
+  },
+  hyperRefusedToConnect: {
+    en: "Refused to connect to the {source} server: {reason}",
+    sample: { source: "vCenter", reason: "127.0.0.1 is a loopback address" },
+  },
+  hyperAnswerTooLarge: {
+    en: "The {source} server sent an answer larger than {size} to {call}; refused to read it",
+    sample: { source: "vCenter", size: "64 MiB", call: "GET /api/vcenter/vm" },
+  },
+  hyperAnswerEmpty: {
+    en: "The {source} server's answer to {call} is empty ({http}), not JSON",
+    sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 200" },
+  },
+  hyperAnswerHtml: {
+    en: "The {source} server's answer to {call} is an HTML page, not JSON ({http}, {length} characters); is a proxy or a login page in front of the server?",
+    sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 200", length: 5120 },
+  },
+  hyperAnswerNotJson: {
+    en: "The {source} server's answer to {call} is not valid JSON ({http}, {length} characters)",
+    sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 200", length: 17 },
+  },
+  hyperSendFailed: {
+    en: "Could not send {call} to the {source} server{code, select, none {} other { ({code})}}",
+    sample: { source: "Proxmox", call: "GET /api2/json/nodes", code: "ERR_INVALID_CHAR" },
+  },
   // Our words inside those frames, where we have codes for them: why a network call failed, and
   // what to do about a certificate.
   netRefused: { en: "connection refused by {hostPort}", sample: { hostPort: "pve1:8006" } },
   netUnresolved: { en: "could not resolve host {host}", sample: { host: "pve1.example.com" } },
+  netDeadline: {
+    en: "no complete answer from {hostPort} within {seconds} s",
+    sample: { hostPort: "pve1:8006", seconds: 120 },
+  },
   netTlsSelfSigned: { en: "the certificate is self-signed", sample: {} },
   netTlsUntrustedCa: { en: "the certificate was issued by a CA that is not trusted", sample: {} },
   netTlsExpired: { en: "the certificate has expired", sample: {} },

@@ -61,6 +61,22 @@ describe("englishText", () => {
     );
   });
 
+  it("renders the door's refusals and unusable answers as they always read", () => {
+    const nodes = { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 200" };
+    expect(englishText(serverText("hyperAnswerHtml", { ...nodes, length: 12345 }))).toBe(
+      "The Proxmox server's answer to GET /api2/json/nodes is an HTML page, not JSON (HTTP 200, 12345 characters); is a proxy or a login page in front of the server?",
+    );
+    expect(englishText(serverText("hyperSendFailed", { ...nodes, code: "none" }))).toBe(
+      "Could not send GET /api2/json/nodes to the Proxmox server",
+    );
+    expect(englishText(serverText("hyperSendFailed", { ...nodes, code: "ERR_INVALID_CHAR" }))).toBe(
+      "Could not send GET /api2/json/nodes to the Proxmox server (ERR_INVALID_CHAR)",
+    );
+    expect(englishText(serverText("netDeadline", { hostPort: "pve1:8006", seconds: 1200 }))).toBe(
+      "no complete answer from pve1:8006 within 1200 s",
+    );
+  });
+
   it("renders nested texts first", () => {
     const text = serverText("addressLoopback", {
       label: serverText("addressLabelNic", { nic: "net0" }),
