@@ -5,7 +5,6 @@ import { useClient } from "urql";
 import { graphql, type ResultOf } from "../graphql/graphql.ts";
 import { formatCount, formatDateTime } from "../i18n/format.ts";
 import { currentLanguage, t } from "../i18n/i18n.ts";
-import { serverMessageText } from "../i18n/server-text.ts";
 import { AppLink } from "../shell/app-link.tsx";
 import { navigate } from "../shell/router.ts";
 import { SourceBadge } from "../ui/badge.tsx";
@@ -161,11 +160,7 @@ function ChangeList(props: { kind: Kind; group: Group | undefined }) {
     <ul className="change-list">
       {props.group.entries.map((entry) => {
         const reason =
-          props.kind !== "removed"
-            ? undefined
-            : entry.reasonText
-              ? serverMessageText(entry.reasonText)
-              : removalReason(entry.changes);
+          props.kind === "removed" ? removalReason(entry.changes, entry.reasonText) : undefined;
         const fields = props.kind === "changed" ? fieldChanges(entry.changes) : [];
         return (
           <li key={entry.vm.id}>
