@@ -29,7 +29,7 @@ const GuestChangeRef = builder.objectRef<GuestChange>("GuestChange").implement({
     changes: t.field({
       type: "JSON",
       description:
-        "Changed guests: { field: { from, to } }, from the window's start to its end (a field that went back is left out). Removed guests: { reason }. Added guests: {}.",
+        "Changed guests: { field: { from, to } }, from the window's start to its end (a field that went back is left out). Removed guests: { reason } (and reasonText, the stored code of that reason; read the reasonText field). Added guests: {}.",
       resolve: (c) => c.changes,
     }),
     reasonText: t.field({
