@@ -499,8 +499,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
             reason: network.reasonText ?? network.reason,
             attempts,
           });
-    return fail(englishText(text), {
-      text,
+    return failWith(text, {
       errorClass: network.errorClass,
       ...(network.errorClass === "tls" ? { tlsReason: network.reason } : {}),
       ...(network.hint ? { hint: network.hint } : {}),
