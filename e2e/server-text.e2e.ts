@@ -1,15 +1,16 @@
 // Server text in the viewer's language, in Debian's Chromium against the demo stand-ins
 // (docs/behaviour.md §9.52): the demo Proxmox cluster's offline node pve4 (a skip reason in the
 // connection's last sync), a connection Test result and why a rules preview would drop an address
-// (web-01's 10.10.0.11 on ens18) and our frame around a refused login (a connection with a wrong
-// secret), each shown in German, Japanese and Arabic from the code and parameters the server
+// (web-01's 10.10.0.11 on ens18), our frame around a refused login (a connection with a wrong
+// secret) and vCenter's advice after one (a wrong password), each shown in German, Japanese and Arabic from the code and parameters the server
 // sends. Run: node e2e/run.mjs server-text.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
+import { DEFAULT_TOKEN } from "@hyperlens/standins/testing";
 import type { Browser, Page } from "playwright-core";
 import { formatMessage } from "../apps/web/src/i18n/message-format.ts";
-import { demoProxmoxConnection, launchChromium, pageGraphql, signIn } from "./browser.ts";
+import { launchChromium, pageGraphql, signIn } from "./browser.ts";
 import { completeSetup, FIRST_ADMIN, type RunningApi, startApi } from "./start-api.ts";
 
 type Catalog = {
@@ -23,6 +24,7 @@ const catalog = (locale: string): Catalog =>
 
 const PROXMOX = "Demo Proxmox cluster";
 const WRONG_SECRET = "Wrong secret";
+const WRONG_PASSWORD = "Wrong vCenter password";
 
 let api: RunningApi;
 let browser: Browser;
@@ -32,23 +34,34 @@ const pageErrors: string[] = [];
 const graphql = <T>(query: string, variables: Record<string, unknown> = {}) =>
   pageGraphql<T>(page, query, variables);
 
-/** A copy of the demo Proxmox connection whose secret the stand-in refuses. */
-async function saveWrongSecretConnection() {
-  const demo = await demoProxmoxConnection(page);
-  await graphql(
-    `mutation($input: ProxmoxConnectionInput!) { saveProxmoxConnection(input: $input) {
-      ... on MutationSaveProxmoxConnectionSuccess { data { id } } } }`,
+/** A copy of a demo connection of `kind` with a secret its stand-in refuses, saved as `name`. */
+async function saveWrongSecretCopy(
+  kind: "PROXMOX" | "VCENTER",
+  name: string,
+  login: Record<string, string | undefined>,
+) {
+  const { connections } = await graphql<{
+    connections: { kind: string; url: string; caPem: string; username: string }[];
+  }>("{ connections { kind url caPem username } }");
+  const demo = connections.find((c) => c.kind === kind);
+  assert.ok(demo, `the demo ${kind} connection exists`);
+  const type = kind === "PROXMOX" ? "Proxmox" : "Vcenter";
+  const saved = await graphql<Record<string, { data?: { id: string }; message?: string }>>(
+    `mutation($input: ${type}ConnectionInput!) { saved: save${type}Connection(input: $input) {
+      ... on MutationSave${type}ConnectionSuccess { data { id } }
+      ... on ValidationError { message } } }`,
     {
       input: {
-        name: WRONG_SECRET,
+        name,
         url: demo.url,
         caPem: demo.caPem,
         username: demo.username,
-        tokenId: demo.tokenId,
+        ...login,
         secret: "not-the-secret",
       },
     },
   );
+  assert.ok(saved.saved?.data, `${name} saved: ${saved.saved?.message}`);
 }
 
 async function useLanguage(locale: string) {
@@ -76,7 +89,9 @@ describe("server text in the viewer's language", { timeout: 300_000 }, () => {
       .locator(`[data-connection="${PROXMOX}"]`)
       .getByText("Finished")
       .waitFor({ timeout: 60_000 });
-    await saveWrongSecretConnection();
+    const [username, tokenId] = DEFAULT_TOKEN.id.split("!");
+    await saveWrongSecretCopy("PROXMOX", WRONG_SECRET, { username, tokenId });
+    await saveWrongSecretCopy("VCENTER", WRONG_PASSWORD, {});
   });
 
   after(async () => {
@@ -129,6 +144,20 @@ describe("server text in the viewer's language", { timeout: 300_000 }, () => {
       assert.ok(text.includes(head), `${text} says ${head}`);
       assert.ok(text.includes("HTTP 401"), text);
       assert.ok(!text.includes("did not accept the login"), text);
+    });
+
+    // docs/behaviour.md §9.52, §11.4
+    test(`${locale}: a connector's advice after a refused login`, async () => {
+      await useLanguage(locale);
+      await page.goto(`${api.url}/settings/vcenter`);
+      const card = page.getByRole("article", { name: WRONG_PASSWORD });
+      await card.getByRole("button", { name: words.settings.test, exact: true }).click();
+      const outcome = card.getByRole("status");
+      await outcome.waitFor();
+      const hint = say("vcenterLoginHint", {});
+      const text = (await outcome.textContent()) ?? "";
+      assert.ok(text.includes(hint), `${text} says ${hint}`);
+      assert.ok(!text.includes("user names include the identity source"), text);
     });
 
     // docs/behaviour.md §9.52

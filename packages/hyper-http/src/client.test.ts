@@ -66,6 +66,9 @@ describe("https only", () => {
       `Hyperlens only talks to hypervisors over https; the address http://127.0.0.1:${target.port} is not https`,
     );
     expect(error.message).toContain(checkHttpsUrl(`http://127.0.0.1:${target.port}`));
+    // docs/behaviour.md §11.4: our frame as a code, saying the message.
+    expect(error.text).toMatchObject({ code: "hyperRefusedToCall", params: { source: "Proxmox" } });
+    expect(error.text && englishText(error.text)).toBe(error.message);
     expect(target.requests).toHaveLength(0);
   });
 });
@@ -296,6 +299,11 @@ describe("unreachable", () => {
     const error = await failure(door.request({ method: "GET", path: "/x" }));
     expect(error.errorClass).toBe("unreachable");
     expect(error.message).toContain("no complete answer");
+    expect(error.text).toMatchObject({
+      code: "hyperUnreachable",
+      params: { reason: { code: "netDeadline", params: { seconds: 0 } } },
+    });
+    expect(error.text && englishText(error.text)).toBe(error.message);
   });
 
   it("the deadline cuts a retry backoff short instead of sleeping it out", async () => {
@@ -479,6 +487,8 @@ describe("input undici refuses", () => {
     );
     expect(error.errorClass).toBe("config");
     expect(error.message).not.toContain("abc");
+    expect(error.text).toMatchObject({ code: "hyperSendFailed", params: { call: "GET /x" } });
+    expect(error.text && englishText(error.text)).toBe(error.message);
     expect(target.requests).toHaveLength(0);
   });
 });

@@ -10,7 +10,7 @@ import {
 import type { Dispatcher } from "undici";
 import { classifyNetworkError, type NetworkFailure } from "./classify-network-error.ts";
 import { classifyStatus, extractServerMessage } from "./classify-status.ts";
-import { HyperError, type HyperErrorDetails, type SourceName } from "./errors.ts";
+import { HyperError, type HyperErrorDetails, type SourceName, textError } from "./errors.ts";
 import { checkHttpsUrl } from "./https-only.ts";
 import {
   type CallLabels,
@@ -191,6 +191,10 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
 
   const fail = (message: string, details: Omit<HyperErrorDetails, "source">): HyperError =>
     new HyperError(message, { ...details, source });
+  const failWith = (
+    text: ServerText,
+    details: Omit<HyperErrorDetails, "source" | "text">,
+  ): HyperError => textError(text, { ...details, source });
 
   // The settings do not change during a client's life: check them once, not per request.
   let checkedConfig: { problem: string | null } | undefined;
@@ -267,7 +271,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
         reason: refusal,
       });
       metrics.count("hyper_http_requests_total", labels(method, "refused"));
-      throw fail(`Refused to call the ${source} server: ${refusal}`, {
+      throw failWith(serverText("hyperRefusedToCall", { source, reason: refusal }), {
         errorClass: "config",
         method,
         path: shownPath,
@@ -394,8 +398,12 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
       const read = await readCapped(answer.body, limit, answer.headers["content-length"]);
       if (read === null && ok) {
         return {
-          failure: fail(
-            `The ${source} server sent an answer larger than ${formatBytes(maxBodyBytes)} to ${method} ${redactPath(path)}; refused to read it`,
+          failure: failWith(
+            serverText("hyperAnswerTooLarge", {
+              source,
+              size: formatBytes(maxBodyBytes),
+              call: `${method} ${redactPath(path)}`,
+            }),
             { errorClass: "malformed", status: answer.statusCode, method, path: redactPath(path) },
           ),
           durationMs: elapsed(),
@@ -412,10 +420,15 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
       };
     } catch (error) {
       if (signal.aborted && signal.reason instanceof DeadlineExceeded) {
+        const deadlineReason = serverText("netDeadline", {
+          hostPort: hostPort(),
+          seconds: Math.round(timeouts.deadlineMs / 1000),
+        });
         return {
           network: {
             errorClass: "unreachable",
-            reason: `no complete answer from ${hostPort()} within ${Math.round(timeouts.deadlineMs / 1000)} s`,
+            reason: englishText(deadlineReason),
+            reasonText: deadlineReason,
             code: "DEADLINE",
             isTransient: false,
             isBeforeSend: false,
@@ -427,13 +440,16 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
       if (refusal) {
         const shown = redactPath(path);
         return {
-          failure: fail(`Refused to connect to the ${source} server: ${refusal.message}`, {
-            errorClass: "config",
-            method,
-            path: shown,
-            attempts: 1,
-            code: refusal.code,
-          }),
+          failure: failWith(
+            serverText("hyperRefusedToConnect", { source, reason: refusal.message }),
+            {
+              errorClass: "config",
+              method,
+              path: shown,
+              attempts: 1,
+              code: refusal.code,
+            },
+          ),
           durationMs: elapsed(),
         };
       }
@@ -483,8 +499,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
             reason: network.reasonText ?? network.reason,
             attempts,
           });
-    return fail(englishText(text), {
-      text,
+    return failWith(text, {
       errorClass: network.errorClass,
       ...(network.errorClass === "tls" ? { tlsReason: network.reason } : {}),
       ...(network.hint ? { hint: network.hint } : {}),
@@ -540,7 +555,7 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
         try {
           return JSON.parse(answer.body) as unknown;
         } catch (error) {
-          throw fail(notJsonMessage(`The ${source} server's answer to ${method} ${path}`, answer), {
+          throw failWith(notJsonText(source, `${method} ${path}`, answer), {
             errorClass: "malformed",
             status: answer.status,
             method,
@@ -557,8 +572,12 @@ export function createHyperClient(options: HyperClientOptions): HyperClient {
   // "config". Only the error's code is shown: its message might quote a header value.
   function unexpected(method: string, path: string, attempts: number, cause: unknown): HyperError {
     const code = (cause as { code?: unknown } | undefined)?.code;
-    const detail = typeof code === "string" ? ` (${code})` : "";
-    return fail(`Could not send ${method} ${path} to the ${source} server${detail}`, {
+    const text = serverText("hyperSendFailed", {
+      source,
+      call: `${method} ${path}`,
+      code: typeof code === "string" ? code : "none",
+    });
+    return failWith(text, {
       errorClass: "config",
       method,
       path,
@@ -661,17 +680,19 @@ async function readCapped(
 }
 
 /** Says what arrived instead of JSON: nothing, an HTML page (a proxy or login page), or broken JSON. */
-function notJsonMessage(
-  what: string,
+function notJsonText(
+  source: SourceName,
+  call: string,
   answer: { status: number; headers: HyperResponse["headers"]; body: string },
-): string {
-  if (answer.body.trim() === "") return `${what} is empty (HTTP ${answer.status}), not JSON`;
+): ServerText {
+  const http = `HTTP ${answer.status}`;
+  if (answer.body.trim() === "") return serverText("hyperAnswerEmpty", { source, call, http });
   const contentType = String(answer.headers["content-type"] ?? "");
-  const size = `HTTP ${answer.status}, ${answer.body.length} characters`;
+  const answered = { source, call, http, length: answer.body.length };
   if (/html/i.test(contentType) || /^\s*</.test(answer.body)) {
-    return `${what} is an HTML page, not JSON (${size}); is a proxy or a login page in front of the server?`;
+    return serverText("hyperAnswerHtml", answered);
   }
-  return `${what} is not valid JSON (${size})`;
+  return serverText("hyperAnswerNotJson", answered);
 }
 
 function formatBytes(bytes: number): string {

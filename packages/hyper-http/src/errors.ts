@@ -1,4 +1,4 @@
-import { ClassifiedError, type ServerText, serverText } from "@hyperlens/shared";
+import { ClassifiedError, englishText, type ServerText, serverText } from "@hyperlens/shared";
 
 /** Which hypervisor kind a client talks to; used in every message so an administrator knows which server failed. */
 export type SourceName = "Proxmox" | "Cloud Director" | "vCenter";
@@ -108,8 +108,9 @@ export function isHyperError(value: unknown): value is HyperError {
  * kept, the original as the cause. For a source's own advice on a class the door cannot explain
  * (a refused login: how that source spells user names).
  */
-export function withHint(error: HyperError, hint: string): HyperError {
-  return new HyperError(`${error.message} (${hint})`, {
+export function withHint(error: HyperError, hint: string | ServerText): HyperError {
+  const hintEnglish = typeof hint === "string" ? hint : englishText(hint);
+  return new HyperError(`${error.message} (${hintEnglish})`, {
     errorClass: error.errorClass,
     source: error.source,
     ...(error.status === undefined ? {} : { status: error.status }),
@@ -123,7 +124,15 @@ export function withHint(error: HyperError, hint: string): HyperError {
     ...(error.text === undefined
       ? {}
       : { text: serverText("hyperFailureHint", { failure: error.text, hint }) }),
-    hint,
+    hint: hintEnglish,
     cause: error,
   });
+}
+
+/**
+ * A failure Hyperlens words itself, as a code (docs/behaviour.md §11.4): its message is the
+ * text's English, so the code is handed on for as long as nobody rewords it.
+ */
+export function textError(text: ServerText, details: Omit<HyperErrorDetails, "text">): HyperError {
+  return new HyperError(englishText(text), { ...details, text });
 }

@@ -24,6 +24,7 @@ export {
   type HyperErrorDetails,
   isHyperError,
   type SourceName,
+  textError,
   withHint,
 } from "./errors.ts";
 export { createGuardedAgent, type GuardedAgentOptions } from "./guarded-agent.ts";

@@ -1,7 +1,8 @@
 // One wording and one error for an answer a connector could not use, whichever source sent it: the
 // call and the first wrong field, so an administrator (or a bug report) can tell which endpoint
 // misbehaved.
-import { HyperError, type SourceName } from "./errors.ts";
+import { serverText } from "@hyperlens/shared";
+import { type HyperError, type SourceName, textError } from "./errors.ts";
 
 /** One problem a schema found: where (field path) and what. */
 export interface AnswerIssue {
@@ -33,7 +34,7 @@ export interface AnswerParsers {
 /** The {@link AnswerParsers} of one source, whose name starts every message. */
 export function answerParsers(source: SourceName): AnswerParsers {
   const malformed = (call: string, detail: string) =>
-    new HyperError(`The ${source} server's answer to ${call} has an unexpected shape (${detail})`, {
+    textError(serverText("hyperAnswerMalformed", { source, call, detail }), {
       errorClass: "malformed",
       source,
       path: call,

@@ -2,6 +2,7 @@
 // rest), empty and HTML bodies where JSON was expected. Each one is a classified `malformed` error
 // that says what arrived.
 import type { ServerResponse } from "node:http";
+import { serverText } from "@hyperlens/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHyperClient, type HyperClientOptions } from "./client.ts";
 import { hyperFailure } from "./testing/hyper-failure.ts";
@@ -78,6 +79,14 @@ describe("the response body cap", () => {
     expect(error.message).toBe(
       "The Proxmox server sent an answer larger than 256 KiB to GET /api2/json/nodes; refused to read it",
     );
+    // docs/behaviour.md §11.4: the same sentence as a code.
+    expect(error.text).toEqual(
+      serverText("hyperAnswerTooLarge", {
+        source: "Proxmox",
+        size: "256 KiB",
+        call: "GET /api2/json/nodes",
+      }),
+    );
     await server.finished;
     console.info(`body cap 256 KiB: the server handed over ${server.sent()} bytes of ${total}`);
     // What left the server is the cap plus what the socket buffers held when the client hung up.
@@ -134,22 +143,27 @@ describe("bodies that are not the JSON asked for", () => {
       "application/json",
       "",
       "The Proxmox server's answer to GET /api2/json/nodes is empty (HTTP 200), not JSON",
+      "hyperAnswerEmpty",
     ],
     [
       "an HTML page (a proxy's or a login page) says it was HTML",
       "text/html; charset=utf-8",
       "<html><body>Sign in</body></html>",
       "The Proxmox server's answer to GET /api2/json/nodes is an HTML page, not JSON (HTTP 200, 33 characters); is a proxy or a login page in front of the server?",
+      "hyperAnswerHtml",
     ],
     [
       "truncated JSON names its size",
       "application/json",
       '{"data":[{"node":"pve1"',
       "The Proxmox server's answer to GET /api2/json/nodes is not valid JSON (HTTP 200, 23 characters)",
+      "hyperAnswerNotJson",
     ],
-  ])("%s", async (_name, contentType, body, message) => {
+  ])("%s", async (_name, contentType, body, message, code) => {
     const response = await answer(contentType, body);
     const error = await hyperFailure(() => response.json());
     expect([error.errorClass, error.message]).toEqual(["malformed", message]);
+    // docs/behaviour.md §11.4: the same sentence as a code.
+    expect(error.text).toMatchObject({ code, params: { call: "GET /api2/json/nodes" } });
   });
 });

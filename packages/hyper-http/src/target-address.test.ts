@@ -94,6 +94,8 @@ describe("the outbound address policy", () => {
       expect(error.message, host).toMatch(
         /Refused to connect to the Proxmox server: .* loopback address/,
       );
+      // docs/behaviour.md §11.4: our frame as a code, the refusal's words inside.
+      expect(error.text, host).toMatchObject({ code: "hyperRefusedToConnect" });
     }
     expect(listener.connections()).toBe(0);
   });

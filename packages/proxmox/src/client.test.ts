@@ -7,6 +7,7 @@ import {
   recordingDispatcher,
   type SentRequest,
 } from "@hyperlens/hyper-http/testing";
+import { errorText, serverText } from "@hyperlens/shared";
 import {
   agentInterface,
   createProxmoxStandin,
@@ -20,6 +21,7 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { createProxmoxClient, type ProxmoxAuth } from "./client.ts";
 import { readFixtureText, readHttpFixture } from "./testing/fixtures.ts";
+import { tokenAuthorization } from "./token-auth.ts";
 
 const closers: Array<() => Promise<void>> = [];
 
@@ -182,6 +184,21 @@ describe("API token login", () => {
         auth: { kind: "token", tokenId: "root@pam", secret: "abc" },
       }),
     ).toThrow(/user@realm!tokenname/);
+  });
+
+  it("says why a token is refused as a code (docs/behaviour.md §11.4)", () => {
+    const refusal = (tokenId: string, secret: string) => {
+      try {
+        tokenAuthorization(tokenId, secret);
+      } catch (error) {
+        return errorText(error);
+      }
+      return undefined;
+    };
+    expect(refusal("root@pam", "abc")).toEqual(
+      serverText("proxmoxTokenIdShape", { tokenId: "root@pam" }),
+    );
+    expect(refusal("a@pve!ro", "has space")).toEqual(serverText("proxmoxTokenSecretInvalid", {}));
   });
 });
 

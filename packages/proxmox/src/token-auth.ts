@@ -1,4 +1,5 @@
-import { HyperError } from "@hyperlens/hyper-http";
+import { textError } from "@hyperlens/hyper-http";
+import { serverText } from "@hyperlens/shared";
 
 const TOKEN_ID = /^[^\s!@=]+@[^\s!@=]+![A-Za-z][A-Za-z0-9._-]*$/;
 
@@ -8,13 +9,13 @@ const TOKEN_ID = /^[^\s!@=]+@[^\s!@=]+![A-Za-z][A-Za-z0-9._-]*$/;
  */
 export function tokenAuthorization(tokenId: string, secret: string): string {
   if (!TOKEN_ID.test(tokenId)) {
-    throw new HyperError(
-      `The Proxmox token id "${tokenId}" is not of the form user@realm!tokenname`,
-      { errorClass: "config", source: "Proxmox" },
-    );
+    throw textError(serverText("proxmoxTokenIdShape", { tokenId }), {
+      errorClass: "config",
+      source: "Proxmox",
+    });
   }
   if (secret === "" || /\s/.test(secret)) {
-    throw new HyperError("The Proxmox token secret is empty or contains spaces", {
+    throw textError(serverText("proxmoxTokenSecretInvalid", {}), {
       errorClass: "config",
       source: "Proxmox",
     });

@@ -1,4 +1,5 @@
 import type { RawSql } from "@hyperlens/db";
+import { englishText, type JsonObject, serverText } from "@hyperlens/shared";
 import { vmRemovedEvent } from "./feed-events.ts";
 import type { NewInventoryEvent } from "./inventory-events.ts";
 import type { PlannedConfirmation, PlannedRemoval } from "./plan.ts";
@@ -67,16 +68,28 @@ export async function writeRemovals(
       ...params.values,
     );
     written += removed.length;
-    for (const row of removed) feed.push(vmRemovedEvent(ctx, row, `not in list ${row.listKey}`));
+    for (const row of removed) feed.push(vmRemovedEvent(ctx, row, removalReason(row).reason));
     written += await insertEvents(
       db,
       ctx,
       removed.map((row) => ({
         vmId: row.id,
         type: "REMOVED" as const,
-        changes: { reason: `not in list ${row.listKey}` },
+        changes: removalReason(row),
       })),
     );
   }
   return written;
+}
+
+/**
+ * A removed guest's history entry: the reason in English and as a code (docs/behaviour.md §11.4),
+ * which What changed says in the viewer's language.
+ */
+function removalReason(row: { listKey: string }): { reason: string; reasonText: JsonObject } {
+  const text = serverText("removalNotInList", { list: row.listKey });
+  return {
+    reason: englishText(text),
+    reasonText: { code: text.code, params: { list: row.listKey } },
+  };
 }

@@ -3,6 +3,7 @@
 // recorded by its dispatcher, since the stand-in's request log keeps no headers.
 import { type HyperError, type HyperLogger, isHyperError } from "@hyperlens/hyper-http";
 import { recordingDispatcher, type SentRequest } from "@hyperlens/hyper-http/testing";
+import { errorText, serverText } from "@hyperlens/shared";
 import {
   createVcdStandin,
   type VcdStandin,
@@ -123,6 +124,14 @@ describe("login", () => {
     expect(error.message).toMatch(/user@org/);
     expect(error.message).not.toContain("wrong");
     expect(logins(standin)).toBe(0);
+    // docs/behaviour.md §11.4: the door's frame and Director's advice, both as codes.
+    expect(errorText(error)).toMatchObject({
+      code: "hyperFailureHint",
+      params: {
+        failure: { code: "hyperLoginRefused" },
+        hint: serverText("vcdLoginHintTenant", {}),
+      },
+    });
   });
 
   it("negotiates the API version after a 406: reads /api/versions and retries once", async () => {
@@ -148,7 +157,11 @@ describe("login", () => {
     expect(error.message).toMatch(/offers: 33\.0, 34\.0, 35\.0, 35\.2, 36\.0, 36\.1, 36\.2, 36\.3/);
     expect(older.standin.requests.filter((r) => r.method === "POST")).toHaveLength(1);
     const newer = await setup({}, { apiVersions: { min: "40.0", max: "40.0" } });
-    expect((await rejection(newer.client.login())).message).toMatch(/offers: 40\.0/);
+    const newerError = await rejection(newer.client.login());
+    expect(newerError.message).toMatch(/offers: 40\.0/);
+    expect(errorText(newerError)).toEqual(
+      serverText("vcdNoApiVersion", { asked: "38.0", minApi: "37", maxApi: "39", offered: "40.0" }),
+    );
     expect(newer.standin.requests.filter((r) => r.method === "POST")).toHaveLength(1);
   });
 
@@ -156,6 +169,7 @@ describe("login", () => {
     const { standin, sent, client } = await setup();
     const error = await rejection(client.vmQueryPage(1));
     expect(error.errorClass).toBe("config");
+    expect(errorText(error)).toMatchObject({ code: "hyperNoSession" });
     expect(sent).toHaveLength(0);
     expect(standin.requests).toHaveLength(0);
   });

@@ -1,7 +1,8 @@
 // Director answers with absolute hrefs built on its own public address, which may differ from the
 // address the connection uses (load balancer, console proxy). Only the path is kept, and it is
 // sent to the connection's own base URL: a token never follows an href to another host.
-import { HyperError } from "@hyperlens/hyper-http";
+import { type HyperError, textError } from "@hyperlens/hyper-http";
+import { serverText } from "@hyperlens/shared";
 
 const UUID = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/;
 
@@ -15,7 +16,7 @@ export function hrefToApiPath(href: string, basePath = ""): string {
   try {
     url = new URL(href);
   } catch {
-    throw badHref(href, "not an absolute URL");
+    throw badHref(href, "not_absolute");
   }
   const prefix = basePath.replace(/\/+$/, "");
   const path =
@@ -23,7 +24,7 @@ export function hrefToApiPath(href: string, basePath = ""): string {
       ? url.pathname.slice(prefix.length)
       : url.pathname;
   if (!path.startsWith("/api/") || path.includes("/../") || path.endsWith("/..")) {
-    throw badHref(href, "not below /api/");
+    throw badHref(href, "outside_api");
   }
   return path;
 }
@@ -42,9 +43,9 @@ export function lastUuid(href: string): string | null {
   return last ? last.toLowerCase() : null;
 }
 
-function badHref(href: string, why: string): HyperError {
-  return new HyperError(
-    `The Cloud Director server sent a link Hyperlens will not follow (${why}): ${href.slice(0, 200)}`,
-    { errorClass: "malformed", source: "Cloud Director" },
-  );
+function badHref(href: string, why: "not_absolute" | "outside_api"): HyperError {
+  return textError(serverText("vcdHrefRefused", { why, href: href.slice(0, 200) }), {
+    errorClass: "malformed",
+    source: "Cloud Director",
+  });
 }

@@ -1,4 +1,5 @@
-import { HyperError } from "@hyperlens/hyper-http";
+import { textError } from "@hyperlens/hyper-http";
+import { serverText } from "@hyperlens/shared";
 
 /** A Director login name split into its parts. */
 export interface LoginName {
@@ -17,10 +18,11 @@ export function parseLoginName(username: string): LoginName {
   const user = at > 0 ? username.slice(0, at) : "";
   const org = at > 0 ? username.slice(at + 1) : "";
   if (user === "" || org === "") {
-    throw new HyperError(
-      "Cloud Director user names are user@org (provider administrators: user@System); the organization is missing",
-      { errorClass: "config", source: "Cloud Director", attempts: 0 },
-    );
+    throw textError(serverText("vcdLoginNameNoOrg", {}), {
+      errorClass: "config",
+      source: "Cloud Director",
+      attempts: 0,
+    });
   }
   return { user, org, isProvider: org.toLowerCase() === "system" };
 }

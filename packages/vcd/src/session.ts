@@ -2,12 +2,14 @@
 // for every read, one re-login when the token expires mid-sync, and the logout.
 import {
   type HyperClient,
-  HyperError,
+  type HyperError,
   type HyperLogger,
   type HyperResponse,
   isHyperError,
+  textError,
   withHint,
 } from "@hyperlens/hyper-http";
+import { serverText } from "@hyperlens/shared";
 import { pickApiVersion, SUPPORTED_API_MAJORS } from "./api-version.ts";
 import { parseLoginName } from "./login-name.ts";
 import { parseSession, type VcdSessionInfo } from "./parse/session.ts";
@@ -86,10 +88,13 @@ export function createVcdSession(options: VcdSessionOptions): VcdSession {
     });
     const token = answer.headers["x-vmware-vcloud-access-token"];
     if (typeof token !== "string" || token.trim() === "") {
-      throw new HyperError(
-        `The Cloud Director server accepted the login at POST ${path} but sent no X-VMWARE-VCLOUD-ACCESS-TOKEN header; Hyperlens needs Cloud Director 10.4 or later (API ${SUPPORTED_API_MAJORS.min}+)`,
-        { errorClass: "malformed", source: "Cloud Director", method: "POST", path },
-      );
+      const minApi = String(SUPPORTED_API_MAJORS.min);
+      throw textError(serverText("vcdNoAccessToken", { path, minApi }), {
+        errorClass: "malformed",
+        source: "Cloud Director",
+        method: "POST",
+        path,
+      });
     }
     return { token: token.trim(), info: parseSession(answer.json(), `POST ${path}`) };
   }
@@ -107,11 +112,18 @@ export function createVcdSession(options: VcdSessionOptions): VcdSession {
     const offered = await supportedVersions();
     const picked = pickApiVersion(offered);
     if (picked === null) {
-      const list = offered.map((v) => v.version).join(", ") || "none";
-      throw new HyperError(
-        `The Cloud Director server does not offer API ${options.apiVersion} nor any version from ${SUPPORTED_API_MAJORS.min}.0 to ${SUPPORTED_API_MAJORS.max}.x (it offers: ${list}); Hyperlens needs Cloud Director 10.4 to 10.6`,
-        { errorClass: "not_found", source: "Cloud Director", status: 406, path: "/api/versions" },
-      );
+      const text = serverText("vcdNoApiVersion", {
+        asked: options.apiVersion,
+        minApi: String(SUPPORTED_API_MAJORS.min),
+        maxApi: String(SUPPORTED_API_MAJORS.max),
+        offered: offered.map((v) => v.version).join(", ") || "none",
+      });
+      throw textError(text, {
+        errorClass: "not_found",
+        source: "Cloud Director",
+        status: 406,
+        path: "/api/versions",
+      });
     }
     options.logger.info({
       msg: "Cloud Director API version negotiated",
@@ -148,10 +160,12 @@ export function createVcdSession(options: VcdSessionOptions): VcdSession {
         headers: { authorization: `Bearer ${token}`, accept: accept(format) },
       });
     if (!open && !pending) {
-      throw new HyperError(
-        `No Cloud Director session is open for GET ${path}; log in first (withSession)`,
-        { errorClass: "config", source: "Cloud Director", method: "GET", path },
-      );
+      throw textError(serverText("hyperNoSession", { source: "Cloud Director", path }), {
+        errorClass: "config",
+        source: "Cloud Director",
+        method: "GET",
+        path,
+      });
     }
     const used = await login();
     try {
@@ -203,8 +217,6 @@ export function createVcdSession(options: VcdSessionOptions): VcdSession {
 function withLoginHint(error: HyperError, isProvider: boolean): HyperError {
   return withHint(
     error,
-    isProvider
-      ? "provider administrators log in as user@System"
-      : "Director user names are user@org, with the organization's name (provider administrators: user@System)",
+    serverText(isProvider ? "vcdLoginHintProvider" : "vcdLoginHintTenant", {}),
   );
 }

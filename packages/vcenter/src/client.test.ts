@@ -1,6 +1,7 @@
 // The client against the vCenter stand-in over real HTTPS: the session header, logout always,
 // vSphere errors as actionable messages, unreachable named as unreachable.
 import { createHyperClient, type HyperError, isHyperError } from "@hyperlens/hyper-http";
+import { errorText, serverText } from "@hyperlens/shared";
 import { DEMO_VCENTER_IDS as ids } from "@hyperlens/standins/testing";
 import { describe, expect, it } from "vitest";
 import { VCENTER_ALLOWED_WRITES } from "./allowed-writes.ts";
@@ -87,8 +88,22 @@ describe("session", () => {
     expect(error.message).toContain("Authentication required.");
     expect(error.message).toContain("@vsphere.local");
     expect(error.message).not.toContain("wrong-secret-1");
+    // docs/behaviour.md §11.4: the door's frame and vCenter's advice, both as codes.
+    expect(errorText(error)).toMatchObject({
+      code: "hyperFailureHint",
+      params: { failure: { code: "hyperLoginRefused" }, hint: serverText("vcenterLoginHint", {}) },
+    });
     // One login attempt only: a password is never sent twice.
     expect(standin.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
+  it("a read without a session is refused before sending, as a code", async () => {
+    const { standin, client } = await setup();
+    const error = await rejection(client.hosts());
+    expect(errorText(error)).toEqual(
+      serverText("hyperNoSession", { source: "vCenter", path: "/api/vcenter/host" }),
+    );
+    expect(standin.requests).toHaveLength(0);
   });
 
   it("a failed logout is logged, never thrown over the result", async () => {

@@ -2,12 +2,14 @@
 // `vmware-api-session-id` on every read, one re-login when it expires mid-sync, and the logout.
 import {
   type HyperClient,
-  HyperError,
+  type HyperError,
   type HyperRequest,
   type HyperResponse,
   isHyperError,
+  textError,
   withHint,
 } from "@hyperlens/hyper-http";
+import { serverText } from "@hyperlens/shared";
 import { parseSessionToken } from "./parse/session.ts";
 
 /** Login credentials of a vCenter connection. */
@@ -86,15 +88,12 @@ export function createVcenterSession(options: VcenterSessionOptions): VcenterSes
 
   async function get(path: string, getOptions: VcenterGetOptions = {}): Promise<HyperResponse> {
     if (token === undefined && pending === undefined) {
-      throw new HyperError(
-        `No vCenter session is open for GET ${path}; log in first (withSession)`,
-        {
-          errorClass: "config",
-          source: "vCenter",
-          method: "GET",
-          path,
-        },
-      );
+      throw textError(serverText("hyperNoSession", { source: "vCenter", path }), {
+        errorClass: "config",
+        source: "vCenter",
+        method: "GET",
+        path,
+      });
     }
     const send = (used: string) =>
       http.request({
@@ -147,8 +146,5 @@ export function createVcenterSession(options: VcenterSessionOptions): VcenterSes
 }
 
 function withLoginHint(error: HyperError): HyperError {
-  return withHint(
-    error,
-    "vCenter user names include the identity source, e.g. hyperlens@vsphere.local or DOMAIN\\user",
-  );
+  return withHint(error, serverText("vcenterLoginHint", {}));
 }

@@ -10,7 +10,8 @@ let viewer: string;
 let beforeAll1: Date;
 let between: Date;
 
-const GROUP = `edges { cursor node { vm { name } changes } } pageInfo { hasNextPage endCursor }`;
+const GROUP = `edges { cursor node { vm { name } changes reasonText { code params message } } }
+  pageInfo { hasNextPage endCursor }`;
 const CHANGES = `query($since: DateTime!, $until: DateTime, $first: Int, $after: String) {
   inventoryChanges(since: $since, until: $until) {
     counts { added removed changed }
@@ -19,7 +20,14 @@ const CHANGES = `query($since: DateTime!, $until: DateTime, $first: Int, $after:
     changed { ${GROUP} } } }`;
 
 interface Group {
-  edges: { cursor: string; node: { vm: { name: string }; changes: Record<string, unknown> } }[];
+  edges: {
+    cursor: string;
+    node: {
+      vm: { name: string };
+      changes: Record<string, unknown>;
+      reasonText: { code: string; params: unknown; message: string } | null;
+    };
+  }[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
 interface Changes {
@@ -78,6 +86,12 @@ describe("inventoryChanges (docs/behaviour.md §9.51)", () => {
     expect(names(result?.added)).toEqual(["delta"]);
     expect(names(result?.removed)).toEqual(["bravo"]);
     expect(result?.removed.edges[0]?.node.changes).toHaveProperty("reason");
+    // docs/behaviour.md §11.4: the reason as a code, saying the stored reason word for word.
+    expect(result?.removed.edges[0]?.node.reasonText).toEqual({
+      code: "removalNotInList",
+      params: { list: expect.any(String) },
+      message: result?.removed.edges[0]?.node.changes.reason,
+    });
     expect(names(result?.changed)).toEqual(["charlie"]);
     expect(result?.changed.edges[0]?.node.changes).toMatchObject({
       state: { from: "RUNNING", to: "STOPPED" },
@@ -126,5 +140,15 @@ describe("inventoryChanges (docs/behaviour.md §9.51)", () => {
     });
     expect(body.errors?.[0]?.message).toBe("“Until” must be after “since”.");
     expect(body.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+  });
+
+  // Last: it rewrites a stored reason.
+  it("a reason reworded after it was stored keeps its English and has no code", async () => {
+    await app.services.prisma
+      .$executeRaw`UPDATE vm_events SET changes = jsonb_set(changes, '{reason}', '"retired by hand"') WHERE type = 'REMOVED'`;
+    const body = await changes(admin, { since: between.toISOString() });
+    const removed = body.data?.inventoryChanges.removed.edges[0]?.node;
+    expect(removed?.changes.reason).toBe("retired by hand");
+    expect(removed?.reasonText).toBeNull();
   });
 });

@@ -11,6 +11,7 @@ import {
   readChanges,
 } from "../services/inventory-changes.ts";
 import { builder } from "./builder.ts";
+import { LocalizedMessageRef, storedLocalizedMessage } from "./localized-message.ts";
 
 const GuestChangeRef = builder.objectRef<GuestChange>("GuestChange").implement({
   description: "A guest that differs between the two instants.",
@@ -28,8 +29,19 @@ const GuestChangeRef = builder.objectRef<GuestChange>("GuestChange").implement({
     changes: t.field({
       type: "JSON",
       description:
-        "Changed guests: { field: { from, to } }, from the window's start to its end (a field that went back is left out). Removed guests: { reason }. Added guests: {}.",
+        "Changed guests: { field: { from, to } }, from the window's start to its end (a field that went back is left out). Removed guests: { reason } (and reasonText, the stored code of that reason; read the reasonText field). Added guests: {}.",
       resolve: (c) => c.changes,
+    }),
+    reasonText: t.field({
+      type: LocalizedMessageRef,
+      nullable: true,
+      description:
+        "A removed guest's reason as a code and parameters; null where the removal stored none.",
+      resolve: (c) => {
+        const text = storedLocalizedMessage(c.changes.reasonText);
+        // Only while it still says the stored reason word for word (docs/behaviour.md §11.4).
+        return text && text.message === c.changes.reason ? text : null;
+      },
     }),
   }),
 });

@@ -132,6 +132,27 @@ describe("server text with codes (docs/behaviour.md §11.4)", () => {
     });
   });
 
+  it("a proxy's login page instead of the answer is a coded failure in a Test, its size inside", async () => {
+    pve.standin.faults.fail("/nodes", 200, {
+      headers: { "Content-Type": "text/html" },
+      body: "<html><body>Sign in</body></html>",
+      times: 10,
+    });
+    const data = await gql<{
+      testConnection: { ok: boolean; message: string; messageText: Localized | null };
+    }>(
+      `mutation($id: ID!) { testConnection(id: $id) { ok message messageText { code params message } } }`,
+      { id: connectionGid() },
+    );
+    pve.standin.faults.clear();
+    expect(data.testConnection.ok).toBe(false);
+    expect(data.testConnection.messageText).toEqual({
+      code: "hyperAnswerHtml",
+      params: expect.objectContaining({ source: "Proxmox", http: "HTTP 200", length: 33 }),
+      message: data.testConnection.message,
+    });
+  });
+
   it("a failed sync's run and the connection's last sync carry the same frame", async () => {
     pve.standin.faults.fail("/cluster/resources", 500, {
       reason: "Internal Server Error",

@@ -70,6 +70,11 @@ const ManualSyncCooldownRef = builder
       secondsSinceLastRun: t.exposeInt("secondsSinceLastRun"),
       nextManualSyncAt: t.expose("nextManualSyncAt", { type: "DateTime" }),
       message: t.exposeString("message"),
+      messageText: t.field({
+        type: LocalizedMessageRef,
+        description: "message as a code and parameters.",
+        resolve: (c) => localizedMessage(c.text),
+      }),
     }),
   });
 

@@ -152,7 +152,8 @@ builder.prismaObject("VmEvent", {
     at: t.expose("at", { type: "DateTime" }),
     changes: t.field({
       type: "JSON",
-      description: "{ field: { from, to } }, or the removal reason.",
+      description:
+        "{ field: { from, to } }, or the removal reason: { reason } (and reasonText, the reason as a stored code and parameters, where the sync wrote one).",
       resolve: (e) => e.changes,
     }),
     syncRunId: t.exposeID("syncRunId", { nullable: true }),

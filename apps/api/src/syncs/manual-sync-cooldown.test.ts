@@ -18,11 +18,12 @@ type Run = {
     secondsSinceLastRun: number;
     nextManualSyncAt: string;
     message: string;
+    messageText: { code: string; params: Record<string, unknown>; message: string };
   } | null;
   connection: { id: string };
 };
 const RUN =
-  "id outcome startedAt manualSyncCooldown { secondsSinceLastRun nextManualSyncAt message } connection { id }";
+  "id outcome startedAt manualSyncCooldown { secondsSinceLastRun nextManualSyncAt message messageText { code params message } } connection { id }";
 const SYNC_ALL = `mutation { syncAll { ${RUN} } }`;
 const SYNC = `mutation($id: ID!, $wait: Boolean) { syncConnection(id: $id, wait: $wait) { ${RUN} } }`;
 
@@ -105,6 +106,15 @@ describe("the manual-sync cool-down, at the default 60 s", () => {
     expect(run.manualSyncCooldown?.message).toMatch(
       /^Synced \d+ s ago; the next manual sync of this connection is possible at \S+Z\. This is the last run\.$/,
     );
+    // docs/behaviour.md §11.4: the same sentence as a code, for the viewer's language.
+    expect(run.manualSyncCooldown?.messageText).toEqual({
+      code: "manualSyncCooldown",
+      params: {
+        seconds: run.manualSyncCooldown?.secondsSinceLastRun,
+        at: run.manualSyncCooldown?.nextManualSyncAt,
+      },
+      message: run.manualSyncCooldown?.message,
+    });
     expect(w.requestsReceived()).toBe(before);
     expect(await w.runsOf(connection.id)).toHaveLength(1);
   });

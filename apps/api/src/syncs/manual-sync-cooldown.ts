@@ -2,6 +2,7 @@
 // that run back instead of reading the whole hypervisor again. Judged from sync_runs, so every
 // replica sees the same last run; scheduled syncs never come through here.
 import type { PrismaClient, SyncRun } from "@hyperlens/db";
+import { englishText, type ServerText, serverText } from "@hyperlens/shared";
 
 /** Why a manual sync request got the connection's last run back instead of a new one. */
 export interface ManualSyncCooldown {
@@ -11,6 +12,8 @@ export interface ManualSyncCooldown {
   nextManualSyncAt: Date;
   /** The same in a sentence, for API clients that show it as it is. */
   message: string;
+  /** `message` as a code (docs/behaviour.md §11.4). */
+  text: ServerText;
 }
 
 /** A run handed back under the cool-down, with the notice that says so. */
@@ -52,14 +55,12 @@ export async function runWithinManualSyncCooldown(
     0,
     Math.floor((check.now.getTime() - run.startedAt.getTime()) / 1000),
   );
+  const text = serverText("manualSyncCooldown", {
+    seconds: secondsSinceLastRun,
+    at: nextManualSyncAt.toISOString(),
+  });
   return {
     run,
-    cooldown: {
-      secondsSinceLastRun,
-      nextManualSyncAt,
-      message:
-        `Synced ${secondsSinceLastRun} s ago; the next manual sync of this connection is ` +
-        `possible at ${nextManualSyncAt.toISOString()}. This is the last run.`,
-    },
+    cooldown: { secondsSinceLastRun, nextManualSyncAt, message: englishText(text), text },
   };
 }

@@ -1,4 +1,5 @@
 // How a changed field's values read in the list of what changed (docs/behaviour.md §9.51).
+import { type ServerMessage, serverMessageText } from "../i18n/server-text.ts";
 
 /** Longest a value is shown before it is cut. */
 const MAX_VALUE = 80;
@@ -22,8 +23,15 @@ export function fieldChanges(changes: unknown): [string, string, string][] {
     .map(([field, step]) => [field, valueText(step?.from), valueText(step?.to)]);
 }
 
-/** A removed guest's reason, when the removal stored one. */
-export function removalReason(changes: unknown): string | undefined {
+/**
+ * A removed guest's reason, when the removal stored one: in the viewer's language where the server
+ * sent it as a code (docs/behaviour.md §11.4), else as stored.
+ */
+export function removalReason(
+  changes: unknown,
+  reasonText?: ServerMessage | null,
+): string | undefined {
+  if (reasonText) return serverMessageText(reasonText);
   if (!changes || typeof changes !== "object") return undefined;
   const reason = (changes as { reason?: unknown }).reason;
   return typeof reason === "string" && reason ? reason : undefined;

@@ -34,7 +34,7 @@ const CHANGES = graphql(`
   }
   fragment GuestChangePage on GuestChangeConnection {
     pageInfo { hasNextPage endCursor }
-    edges { node { at changes vm { id name source connection { name } } } }
+    edges { node { at changes reasonText { code params message } vm { id name source connection { name } } } }
   }
 `);
 
@@ -159,7 +159,8 @@ function ChangeList(props: { kind: Kind; group: Group | undefined }) {
   return (
     <ul className="change-list">
       {props.group.entries.map((entry) => {
-        const reason = props.kind === "removed" ? removalReason(entry.changes) : undefined;
+        const reason =
+          props.kind === "removed" ? removalReason(entry.changes, entry.reasonText) : undefined;
         const fields = props.kind === "changed" ? fieldChanges(entry.changes) : [];
         return (
           <li key={entry.vm.id}>

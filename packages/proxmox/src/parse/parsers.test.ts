@@ -1,4 +1,5 @@
 import { isHyperError } from "@hyperlens/hyper-http";
+import { errorText, serverText } from "@hyperlens/shared";
 import { describe, expect, it } from "vitest";
 import { fixtureFiles, readFixture } from "../testing/fixtures.ts";
 import { parseAgentHostName, parseAgentOsInfo } from "./agent-identity.ts";
@@ -400,10 +401,20 @@ describe("permissions and ticket", () => {
       expect.unreachable();
     } catch (error) {
       expect(isHyperError(error) && error.errorClass).toBe("auth");
+      expect(errorText(error)).toEqual(serverText("proxmoxNeedsTfa", {}));
     }
   });
 
   it("a 401 body {data:null} is not a ticket", () => {
     expect(() => parseTicket({ data: null })).toThrow(/unexpected shape/);
+    try {
+      parseTicket({ data: null });
+    } catch (error) {
+      // docs/behaviour.md §11.4: our frame as a code, the schema's own words inside it.
+      expect(errorText(error)).toMatchObject({
+        code: "hyperAnswerMalformed",
+        params: { source: "Proxmox", call: "POST /access/ticket" },
+      });
+    }
   });
 });

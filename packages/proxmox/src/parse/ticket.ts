@@ -1,4 +1,5 @@
-import { HyperError } from "@hyperlens/hyper-http";
+import { textError } from "@hyperlens/hyper-http";
+import { serverText } from "@hyperlens/shared";
 import { z } from "zod";
 import { parseData } from "./envelope.ts";
 import { looseBool, optional } from "./fields.ts";
@@ -24,10 +25,12 @@ const schema = z.looseObject({
 export function parseTicket(body: unknown): ProxmoxTicket {
   const data = parseData(schema, body, "POST /access/ticket");
   if (data.NeedTFA) {
-    throw new HyperError(
-      "The Proxmox account needs a second factor (TFA) to log in; use an API token for Hyperlens instead",
-      { errorClass: "auth", source: "Proxmox", method: "POST", path: "/api2/json/access/ticket" },
-    );
+    throw textError(serverText("proxmoxNeedsTfa", {}), {
+      errorClass: "auth",
+      source: "Proxmox",
+      method: "POST",
+      path: "/api2/json/access/ticket",
+    });
   }
   return {
     ticket: data.ticket,

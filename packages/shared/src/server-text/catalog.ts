@@ -115,10 +115,42 @@ export const SERVER_TEXT = {
     en: "The {source} server rejected {call} ({http})",
     sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 400: bad parameter" },
   },
+  hyperRefusedToCall: {
+    en: "Refused to call the {source} server: {reason}",
+    sample: { source: "Proxmox", reason: "only https:// addresses are allowed" },
+  },
+  hyperRefusedToConnect: {
+    en: "Refused to connect to the {source} server: {reason}",
+    sample: { source: "vCenter", reason: "127.0.0.1 is a loopback address" },
+  },
+  hyperAnswerTooLarge: {
+    en: "The {source} server sent an answer larger than {size} to {call}; refused to read it",
+    sample: { source: "vCenter", size: "64 MiB", call: "GET /api/vcenter/vm" },
+  },
+  hyperAnswerEmpty: {
+    en: "The {source} server's answer to {call} is empty ({http}), not JSON",
+    sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 200" },
+  },
+  hyperAnswerHtml: {
+    en: "The {source} server's answer to {call} is an HTML page, not JSON ({http}, {length} characters); is a proxy or a login page in front of the server?",
+    sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 200", length: 5120 },
+  },
+  hyperAnswerNotJson: {
+    en: "The {source} server's answer to {call} is not valid JSON ({http}, {length} characters)",
+    sample: { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 200", length: 17 },
+  },
+  hyperSendFailed: {
+    en: "Could not send {call} to the {source} server{code, select, none {} other { ({code})}}",
+    sample: { source: "Proxmox", call: "GET /api2/json/nodes", code: "ERR_INVALID_CHAR" },
+  },
   // Our words inside those frames, where we have codes for them: why a network call failed, and
   // what to do about a certificate.
   netRefused: { en: "connection refused by {hostPort}", sample: { hostPort: "pve1:8006" } },
   netUnresolved: { en: "could not resolve host {host}", sample: { host: "pve1.example.com" } },
+  netDeadline: {
+    en: "no complete answer from {hostPort} within {seconds} s",
+    sample: { hostPort: "pve1:8006", seconds: 120 },
+  },
   netTlsSelfSigned: { en: "the certificate is self-signed", sample: {} },
   netTlsUntrustedCa: { en: "the certificate was issued by a CA that is not trusted", sample: {} },
   netTlsExpired: { en: "the certificate has expired", sample: {} },
@@ -133,6 +165,59 @@ export const SERVER_TEXT = {
       failure: "The Proxmox server did not accept the login (HTTP 401)",
       hint: "user names end in a realm",
     },
+  },
+  // Why What changed lists a guest as removed (a REMOVED event's reason).
+  removalNotInList: { en: "not in list {list}", sample: { list: "pve1/qemu" } },
+  // A manual sync answered with the last run within the cool-down (docs/behaviour.md §7.4).
+  manualSyncCooldown: {
+    en: "Synced {seconds} s ago; the next manual sync of this connection is possible at {at}. This is the last run.",
+    sample: { seconds: 12, at: "2026-01-01T00:01:00.000Z" },
+  },
+  // Failures a connector words itself, and its advice after a refused login.
+  hyperAnswerMalformed: {
+    en: "The {source} server's answer to {call} has an unexpected shape ({detail})",
+    sample: { source: "vCenter", call: "GET /api/vcenter/vm", detail: "value.0.vm: Required" },
+  },
+  hyperNoSession: {
+    en: "No {source} session is open for GET {path}; log in first (withSession)",
+    sample: { source: "vCenter", path: "/api/vcenter/vm" },
+  },
+  proxmoxTokenIdShape: {
+    en: 'The Proxmox token id "{tokenId}" is not of the form user@realm!tokenname',
+    sample: { tokenId: "root@pam" },
+  },
+  proxmoxTokenSecretInvalid: {
+    en: "The Proxmox token secret is empty or contains spaces",
+    sample: {},
+  },
+  proxmoxNeedsTfa: {
+    en: "The Proxmox account needs a second factor (TFA) to log in; use an API token for Hyperlens instead",
+    sample: {},
+  },
+  vcenterLoginHint: {
+    en: "vCenter user names include the identity source, e.g. hyperlens@vsphere.local or DOMAIN\\user",
+    sample: {},
+  },
+  vcdLoginNameNoOrg: {
+    en: "Cloud Director user names are user@org (provider administrators: user@System); the organization is missing",
+    sample: {},
+  },
+  vcdLoginHintProvider: { en: "provider administrators log in as user@System", sample: {} },
+  vcdLoginHintTenant: {
+    en: "Director user names are user@org, with the organization's name (provider administrators: user@System)",
+    sample: {},
+  },
+  vcdNoAccessToken: {
+    en: "The Cloud Director server accepted the login at POST {path} but sent no X-VMWARE-VCLOUD-ACCESS-TOKEN header; Hyperlens needs Cloud Director 10.4 or later (API {minApi}+)",
+    sample: { path: "/cloudapi/1.0.0/sessions", minApi: "37" },
+  },
+  vcdNoApiVersion: {
+    en: "The Cloud Director server does not offer API {asked} nor any version from {minApi}.0 to {maxApi}.x (it offers: {offered, select, none {none} other {{offered}}}); Hyperlens needs Cloud Director 10.4 to 10.6",
+    sample: { asked: "38.0", minApi: "37", maxApi: "39", offered: "33.0, 34.0" },
+  },
+  vcdHrefRefused: {
+    en: "The Cloud Director server sent a link Hyperlens will not follow ({why, select, not_absolute {not an absolute URL} other {not below /api/}}): {href}",
+    sample: { why: "not_absolute", href: "vApp/vm-1" },
   },
   // Address rejection reasons (docs/behaviour.md §10.9): "{label}: why".
   addressLabelNic: { en: "NIC {nic}", sample: { nic: "net0" } },

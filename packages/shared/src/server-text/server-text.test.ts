@@ -29,6 +29,54 @@ describe("englishText", () => {
     );
   });
 
+  it("renders a connector's own failures, a removal's reason and the cool-down as they always read", () => {
+    expect(englishText(serverText("proxmoxTokenIdShape", { tokenId: "root@pam" }))).toBe(
+      'The Proxmox token id "root@pam" is not of the form user@realm!tokenname',
+    );
+    expect(englishText(serverText("vcenterLoginHint", {}))).toBe(
+      "vCenter user names include the identity source, e.g. hyperlens@vsphere.local or DOMAIN\\user",
+    );
+    expect(englishText(serverText("vcdLoginHintTenant", {}))).toBe(
+      "Director user names are user@org, with the organization's name (provider administrators: user@System)",
+    );
+    const versions = { asked: "38.0", minApi: "37", maxApi: "39" };
+    expect(englishText(serverText("vcdNoApiVersion", { ...versions, offered: "none" }))).toBe(
+      "The Cloud Director server does not offer API 38.0 nor any version from 37.0 to 39.x (it offers: none); Hyperlens needs Cloud Director 10.4 to 10.6",
+    );
+    expect(englishText(serverText("vcdHrefRefused", { why: "not_absolute", href: "x" }))).toBe(
+      "The Cloud Director server sent a link Hyperlens will not follow (not an absolute URL): x",
+    );
+    expect(englishText(serverText("vcdHrefRefused", { why: "outside_api", href: "x" }))).toBe(
+      "The Cloud Director server sent a link Hyperlens will not follow (not below /api/): x",
+    );
+    expect(englishText(serverText("removalNotInList", { list: "pve1/qemu" }))).toBe(
+      "not in list pve1/qemu",
+    );
+    expect(
+      englishText(
+        serverText("manualSyncCooldown", { seconds: 1234, at: "2026-01-01T00:01:00.000Z" }),
+      ),
+    ).toBe(
+      "Synced 1234 s ago; the next manual sync of this connection is possible at 2026-01-01T00:01:00.000Z. This is the last run.",
+    );
+  });
+
+  it("renders the door's refusals and unusable answers as they always read", () => {
+    const nodes = { source: "Proxmox", call: "GET /api2/json/nodes", http: "HTTP 200" };
+    expect(englishText(serverText("hyperAnswerHtml", { ...nodes, length: 12345 }))).toBe(
+      "The Proxmox server's answer to GET /api2/json/nodes is an HTML page, not JSON (HTTP 200, 12345 characters); is a proxy or a login page in front of the server?",
+    );
+    expect(englishText(serverText("hyperSendFailed", { ...nodes, code: "none" }))).toBe(
+      "Could not send GET /api2/json/nodes to the Proxmox server",
+    );
+    expect(englishText(serverText("hyperSendFailed", { ...nodes, code: "ERR_INVALID_CHAR" }))).toBe(
+      "Could not send GET /api2/json/nodes to the Proxmox server (ERR_INVALID_CHAR)",
+    );
+    expect(englishText(serverText("netDeadline", { hostPort: "pve1:8006", seconds: 1200 }))).toBe(
+      "no complete answer from pve1:8006 within 1200 s",
+    );
+  });
+
   it("renders nested texts first", () => {
     const text = serverText("addressLoopback", {
       label: serverText("addressLabelNic", { nic: "net0" }),
