@@ -98,6 +98,19 @@ export const CONFIRMATIONS = ["CONFIRMED", "NODE_OFFLINE", "LIST_FAILED", "NOT_C
 /** One confirmation state of a stored guest. */
 export type Confirmation = (typeof CONFIRMATIONS)[number];
 
+/**
+ * The places a guest runs that are named (a node, cluster, datacenter, host, org or VDC): each is
+ * a filter that holds a whole name, a facet of the filter bar and a column the search matches.
+ */
+export const NAMED_LOCATION_FIELDS = [
+  "nodeName",
+  "clusterName",
+  "datacenterName",
+  "hostName",
+  "orgName",
+  "vdcName",
+] as const;
+
 /** What a sync recorded happening to a guest, as its history (vm_events) lists it. */
 export const VM_EVENT_TYPES = ["APPEARED", "CHANGED", "MOVED", "REMOVED", "RESTORED"] as const;
 

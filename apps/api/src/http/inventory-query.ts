@@ -7,6 +7,7 @@ import {
   CONFIRMATIONS,
   CONNECTION_KINDS,
   GUEST_KINDS,
+  NAMED_LOCATION_FIELDS,
   POWER_STATES,
   type NeutralPowerState as PowerState,
 } from "@hyperlens/shared";
@@ -44,16 +45,7 @@ const LIST_PARAMETERS = {
   confirmation: CONFIRMATIONS,
 } as const;
 
-const TEXT_PARAMETERS = [
-  "nodeName",
-  "clusterName",
-  "datacenterName",
-  "hostName",
-  "orgName",
-  "vdcName",
-  "search",
-  "guestOs",
-] as const;
+const TEXT_PARAMETERS = [...NAMED_LOCATION_FIELDS, "search", "guestOs"] as const;
 
 /** Yes-or-no fields of the filter: templates are left out (false) or listed alone (true). */
 const BOOLEAN_PARAMETERS = ["isTemplate"] as const;

@@ -1,5 +1,6 @@
 // The list's text filters match what was typed, character for character: `%`, `_` and `\` are
 // not wildcards or escapes, on PGlite and on PostgreSQL (DATABASE_URL) alike.
+import { NAMED_LOCATION_FIELDS } from "@hyperlens/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { neutralVm, seedConnection } from "../testing/seed-inventory.ts";
 import { startTestApp, type TestApp } from "../testing/test-app.ts";
@@ -13,14 +14,7 @@ const SPECIALS = [
 ];
 
 /** Filters that hold a whole value, exact but any case. */
-const EXACT_FIELDS = [
-  "nodeName",
-  "clusterName",
-  "datacenterName",
-  "hostName",
-  "orgName",
-  "vdcName",
-] as const;
+const EXACT_FIELDS = NAMED_LOCATION_FIELDS;
 /** Filters that hold part of a value, any case. */
 const SUBSTRING_FIELDS = ["search", "guestOs"] as const;
 

@@ -1,20 +1,17 @@
 // The list's one search box (docs/behaviour.md §9.2, §9.43): what a typed term can be, each form
 // matched on a column or an index of its own, all forms ORed.
 import { escapeLikePattern, type Prisma } from "@hyperlens/db";
-import { normalizeMac, parseSubnet, subnetKeyRange } from "@hyperlens/shared";
+import {
+  NAMED_LOCATION_FIELDS,
+  normalizeMac,
+  parseSubnet,
+  subnetKeyRange,
+} from "@hyperlens/shared";
 import { ValidationError } from "../errors.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Hex digits, dots and colons with at least one separator, then "/": meant as a subnet. */
 const LOOKS_LIKE_SUBNET = /^[0-9a-f]*[.:][0-9a-f.:]*\//i;
-const LOCATION_COLUMNS = [
-  "nodeName",
-  "clusterName",
-  "datacenterName",
-  "hostName",
-  "orgName",
-  "vdcName",
-] as const;
 
 /** Equal to `value`, any case, with no wildcards. */
 export const anyCase = (value: string) => ({
@@ -46,7 +43,7 @@ export function searchCondition(search: string): Prisma.VirtualMachineWhereInput
     // a vCenter MoRef (vm-1049), a Director URN (urn:vcloud:vm:…) — docs/behaviour.md §9.2.
     { externalId: search },
     { tags: { has: search } },
-    ...LOCATION_COLUMNS.map((column) => ({ [column]: anyCase(search) })),
+    ...NAMED_LOCATION_FIELDS.map((column) => ({ [column]: anyCase(search) })),
   ];
   // A BIOS or instance UUID, whole: stored lower-case, typed in either case (Windows shows it
   // upper-case) — docs/behaviour.md §9.2.

@@ -1,21 +1,14 @@
 // The values the Servers page's filter bar offers (docs/behaviour.md §9.43): what exists among the
 // live guests of the connections the viewer sees, per filter, in order.
 import { Prisma, type PrismaClient } from "@hyperlens/db";
+import { NAMED_LOCATION_FIELDS } from "@hyperlens/shared";
 import type { Viewer } from "../auth/viewer.ts";
 import { ofVisibleConnections } from "../auth/visibility.ts";
 
 /** At most this many values per filter: a menu, not an export. */
 export const FACET_LIMIT = 500;
 
-const COLUMNS = [
-  "nodeName",
-  "clusterName",
-  "datacenterName",
-  "hostName",
-  "orgName",
-  "vdcName",
-  "guestOs",
-] as const;
+const COLUMNS = [...NAMED_LOCATION_FIELDS, "guestOs"] as const;
 type FacetColumn = (typeof COLUMNS)[number];
 
 /** Each filter's distinct values, sorted. */
