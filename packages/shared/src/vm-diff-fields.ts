@@ -1,17 +1,9 @@
 // The fields of a guest a change records (vm_events.changes), shared by the sync that diffs them
 // and the web that names them (docs/behaviour.md §9.51).
+import { NAMED_LOCATION_FIELDS } from "./inventory.ts";
 
 /** Where a guest is: a change to one of these is a move. */
-export const VM_LOCATION_FIELDS = [
-  "listKey",
-  "nodeName",
-  "clusterName",
-  "datacenterName",
-  "hostName",
-  "orgName",
-  "vdcName",
-  "vappName",
-] as const;
+export const VM_LOCATION_FIELDS = ["listKey", ...NAMED_LOCATION_FIELDS, "vappName"] as const;
 
 /** Everything else a person compares between two versions of a guest. */
 export const VM_OTHER_FIELDS = [

@@ -6,23 +6,12 @@ import { decodeGlobalID, encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { neutralVm, seedConnection, syncInto } from "../testing/seed-inventory.ts";
 import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
+import { listVmPage, type VmListPage } from "../testing/vm-list-page.ts";
 import { buildVmWhere } from "./virtual-machine-filter.ts";
 import { buildVmOrder } from "./virtual-machine-order.ts";
 
-const PAGE = `query($filter: VirtualMachineFilter, $orderBy: [VirtualMachineOrder!], $first: Int, $after: String) {
-  virtualMachines(filter: $filter, orderBy: $orderBy, first: $first, after: $after) {
-    totalCount pageInfo { hasNextPage endCursor } edges { node { id name } } } }`;
-
 type Filter = Parameters<typeof buildVmWhere>[0];
 type Order = Parameters<typeof buildVmOrder>[0];
-
-interface Page {
-  virtualMachines: {
-    totalCount: number;
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    edges: { node: { id: string; name: string } }[];
-  };
-}
 
 let app: TestApp;
 let admin: string;
@@ -44,10 +33,9 @@ async function pagedIds(cookie: string, filter: Filter, orderBy: Order): Promise
   let after: string | null = null;
   for (;;) {
     const variables = { filter, orderBy, first: 3, after };
-    const page: Page["virtualMachines"] = (await call<Page>(cookie, PAGE, variables))
-      .virtualMachines;
+    const page: VmListPage = await listVmPage(app, cookie, variables);
     // The same page again, with nothing written in between: served from what was kept.
-    expect((await call<Page>(cookie, PAGE, variables)).virtualMachines).toEqual(page);
+    expect(await listVmPage(app, cookie, variables)).toEqual(page);
     for (const edge of page.edges) ids.push(decodeGlobalID(edge.node.id).id);
     if (!page.pageInfo.hasNextPage) return ids;
     after = page.pageInfo.endCursor;
@@ -153,8 +141,7 @@ describe("a list page served again (docs/behaviour.md §11.5)", () => {
 
   it("follows sync writes: a guest renamed to the front, one removed, one added", async () => {
     const first = { first: 3 };
-    const names = async () =>
-      (await call<Page>(admin, PAGE, first)).virtualMachines.edges.map((e) => e.node.name);
+    const names = async () => (await listVmPage(app, admin, first)).edges.map((e) => e.node.name);
     expect(await names()).toEqual(["hidden-3", "hidden-4", "hidden-5"]);
     const renamed = shownGuests.map((vm) =>
       vm.externalId === "s5" ? { ...vm, name: "aaa-renamed" } : vm,
@@ -172,9 +159,7 @@ describe("a list page served again (docs/behaviour.md §11.5)", () => {
   it("sorts by connection after a connection is renamed, which no sync writes", async () => {
     const byConnection = { first: 3, orderBy: [{ field: "CONNECTION", direction: "ASC" }] };
     const firstId = async () =>
-      decodeGlobalID(
-        (await call<Page>(admin, PAGE, byConnection)).virtualMachines.edges[0]?.node.id ?? "",
-      ).id;
+      decodeGlobalID((await listVmPage(app, admin, byConnection)).edges[0]?.node.id ?? "").id;
     const ofShown = new Set(await expectedIds([shown.id], {}, undefined));
     expect(ofShown.has(await firstId())).toBe(false);
     await app.services.prisma.connection.update({

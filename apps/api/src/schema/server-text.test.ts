@@ -93,15 +93,22 @@ describe("server text with codes (docs/behaviour.md §11.4)", () => {
     expect(accepted?.rejectReasonText).toBeNull();
   });
 
-  it("Test answers with a code beside its English message", async () => {
+  /** Tests the connection with the stand-in's faults as set, then clears them. */
+  async function testConnectionNow() {
     const data = await gql<{
-      testConnection: { ok: boolean; message: string; messageText: Localized };
+      testConnection: { ok: boolean; message: string; messageText: Localized | null };
     }>(
       `mutation($id: ID!) { testConnection(id: $id) { ok message messageText { code params message } } }`,
       { id: connectionGid() },
     );
+    pve.standin.faults.clear();
+    return data;
+  }
+
+  it("Test answers with a code beside its English message", async () => {
+    const data = await testConnectionNow();
     expect(data.testConnection.ok).toBe(true);
-    const { messageText } = data.testConnection;
+    const messageText = data.testConnection.messageText as Localized;
     expect(messageText.message).toBe(data.testConnection.message);
     const summary =
       messageText.code === "connectionTestWarning" ? messageText.params.summary : messageText;
@@ -114,13 +121,7 @@ describe("server text with codes (docs/behaviour.md §11.4)", () => {
 
   it("a failed Test's frame has a code; the hypervisor's own words stay verbatim inside it", async () => {
     pve.standin.faults.fail("/nodes", 500, { reason: "Internal Server Error", times: 10 });
-    const data = await gql<{
-      testConnection: { ok: boolean; message: string; messageText: Localized | null };
-    }>(
-      `mutation($id: ID!) { testConnection(id: $id) { ok message messageText { code params message } } }`,
-      { id: connectionGid() },
-    );
-    pve.standin.faults.clear();
+    const data = await testConnectionNow();
     expect(data.testConnection.ok).toBe(false);
     expect(data.testConnection.messageText).toEqual({
       code: "hyperServerFailing",
@@ -138,13 +139,7 @@ describe("server text with codes (docs/behaviour.md §11.4)", () => {
       body: "<html><body>Sign in</body></html>",
       times: 10,
     });
-    const data = await gql<{
-      testConnection: { ok: boolean; message: string; messageText: Localized | null };
-    }>(
-      `mutation($id: ID!) { testConnection(id: $id) { ok message messageText { code params message } } }`,
-      { id: connectionGid() },
-    );
-    pve.standin.faults.clear();
+    const data = await testConnectionNow();
     expect(data.testConnection.ok).toBe(false);
     expect(data.testConnection.messageText).toEqual({
       code: "hyperAnswerHtml",

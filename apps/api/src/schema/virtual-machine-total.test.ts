@@ -6,30 +6,15 @@ import { decodeGlobalID, encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { neutralVm, seedConnection, syncInto } from "../testing/seed-inventory.ts";
 import { startTestAppAsAdmin, type TestApp } from "../testing/test-app.ts";
-
-const LIST = `query($filter: VirtualMachineFilter, $first: Int, $after: String) {
-  virtualMachines(filter: $filter, first: $first, after: $after) {
-    totalCount pageInfo { hasNextPage endCursor } edges { node { id name } } } }`;
-
-interface ListPage {
-  virtualMachines: {
-    totalCount: number;
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    edges: { node: { id: string; name: string } }[];
-  };
-}
+import { listVmPage } from "../testing/vm-list-page.ts";
 
 let app: TestApp;
 let admin: string;
 
-async function list(
+const list = (
   cookie: string,
   variables: { filter?: Record<string, unknown>; first?: number; after?: string | null } = {},
-) {
-  const res = await app.graphql<ListPage>(LIST, { first: 100, ...variables }, { cookie });
-  if (res.body.errors) throw new Error(JSON.stringify(res.body.errors));
-  return res.body.data?.virtualMachines as ListPage["virtualMachines"];
-}
+) => listVmPage(app, cookie, { first: 100, ...variables });
 
 const total = async (cookie: string, filter?: Record<string, unknown>) =>
   (await list(cookie, { filter })).totalCount;
